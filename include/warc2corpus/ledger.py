@@ -1,0 +1,74 @@
+"""The ledger of WARC files: what discovery found, and what became of each file."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timezone
+from pathlib import Path
+
+import psycopg
+
+from warc2corpus import warcs
+from warc2corpus.crawljobs import CrawlJob
+
+log = logging.getLogger(__name__)
+
+
+def _mtime(path: Path) -> datetime:
+    return datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
+
+
+def register(conn: psycopg.Connection, job: CrawlJob | str, path: Path) -> dict:
+    """Record a file in the ledger (or refresh its size and date when it changed); return its row."""
+    job_name = job if isinstance(job, str) else job.name
+    path = path.resolve()
+    size, mtime = path.stat().st_size, _mtime(path)
+    row = conn.execute(
+        "SELECT path, size_bytes, mtime, capture_start, status FROM warc_files WHERE path = %s", (str(path),)
+    ).fetchone()
+    if row and row[1] == size and row[2] == mtime:
+        return {"path": row[0], "capture_start": row[3], "status": row[4]}
+    try:
+        capture_start = warcs.file_capture_start(path)
+    except Exception as exc:  # an unreadable start is the extract stage's business to report
+        log.warning("cannot read a WARC-Date from %s: %s", path, exc)
+        capture_start = None
+    conn.execute(
+        """INSERT INTO warc_files (path, crawl_job, size_bytes, mtime, capture_start)
+           VALUES (%s, %s, %s, %s, %s)
+           ON CONFLICT (path) DO UPDATE SET size_bytes = EXCLUDED.size_bytes, mtime = EXCLUDED.mtime,
+               capture_start = EXCLUDED.capture_start, crawl_job = EXCLUDED.crawl_job""",
+        (str(path), job_name, size, mtime, capture_start),
+    )
+    status = row[4] if row else "discovered"
+    return {"path": str(path), "capture_start": capture_start, "status": status}
+
+
+def mark(conn: psycopg.Connection, path: str, status: str, *, counts: dict | None = None,
+         error: str | None = None, capture_end: str | None = None,
+         started_at: datetime | None = None) -> None:
+    """Set a file's status (with counts, error and times); the caller owns the transaction."""
+    conn.execute(
+        """UPDATE warc_files SET status = %s,
+               counts = CASE WHEN %s::jsonb IS NULL THEN counts ELSE %s::jsonb END,
+               error = %s,
+               capture_end = coalesce(%s::timestamptz, capture_end),
+               started_at = coalesce(%s, started_at),
+               finished_at = CASE WHEN %s IN ('loaded', 'failed') THEN now() ELSE finished_at END
+           WHERE path = %s""",
+        (status, _json(counts), _json(counts), error, capture_end, started_at, status, path),
+    )
+
+
+def _json(value) -> str | None:
+    return None if value is None else json.dumps(value)
+
+
+def in_interval(capture_start: datetime | None, interval: tuple[datetime, datetime] | None) -> bool:
+    if interval is None:
+        return True
+    if capture_start is None:
+        return False
+    start, end = interval
+    return start <= capture_start < end

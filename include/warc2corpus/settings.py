@@ -1,0 +1,57 @@
+"""Where things live. Every location can be overridden with an environment variable.
+
+WARC2CORPUS_HOME          project root holding ``var/`` (default: the checkout this package lives in)
+WARC2CORPUS_STAGING       staging area for bulk data handed between tasks (default: $HOME/var/staging)
+WARC2CORPUS_PGDATA        data directory of the embedded PostgreSQL (default: $HOME/var/postgres)
+WARC2CORPUS_CRAWL_JOBS    crawl-job config file (default: $HOME/config/crawl_jobs.yaml)
+AIRFLOW_CONN_WARC2CORPUS_DB  a PostgreSQL URI; when set, everything uses that server instead of the
+                          embedded one. The same variable is Airflow's connection ``warc2corpus_db``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+DATABASE_URL_VARIABLE = "AIRFLOW_CONN_WARC2CORPUS_DB"
+
+
+def project_home() -> Path:
+    configured = os.environ.get("WARC2CORPUS_HOME")
+    if configured:
+        return Path(configured).expanduser().resolve()
+    # include/warc2corpus/settings.py -> the checkout
+    return Path(__file__).resolve().parents[2]
+
+
+def staging_base() -> str:
+    return os.environ.get("WARC2CORPUS_STAGING") or str(project_home() / "var" / "staging")
+
+
+def embedded_pgdata() -> Path:
+    configured = os.environ.get("WARC2CORPUS_PGDATA")
+    if configured:
+        return Path(configured).expanduser().resolve()
+    return project_home() / "var" / "postgres"
+
+
+def crawl_jobs_file() -> Path:
+    configured = os.environ.get("WARC2CORPUS_CRAWL_JOBS")
+    if configured:
+        return Path(configured).expanduser().resolve()
+    return project_home() / "config" / "crawl_jobs.yaml"
+
+
+def external_database_url() -> str | None:
+    """The configured PostgreSQL URI, normalised for psycopg, or None for the embedded server."""
+    url = os.environ.get(DATABASE_URL_VARIABLE, "").strip()
+    if not url:
+        return None
+    # Airflow writes postgres:// URIs and may append its own "__extra__" query parameter.
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if "__extra__" in url:
+        base, _, query = url.partition("?")
+        kept = [p for p in query.split("&") if p and not p.startswith("__extra__=")]
+        url = base + ("?" + "&".join(kept) if kept else "")
+    return url

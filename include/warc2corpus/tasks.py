@@ -1,0 +1,311 @@
+"""The pipeline's stages as plain functions. The DAG's tasks and ``warc2corpus run`` call these.
+
+Each stage takes and returns a small manifest (paths in the staging area, ids and counts, never
+document texts). Per crawl job: discover -> extract (per WARC) -> autocat -> refresh allow-list ->
+filter -> deduplicate -> load (each per WARC).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+import unicodedata
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable
+
+from warc2corpus import autocat, db, dedup, ledger, publications
+from warc2corpus.crawljobs import CrawlJob
+from warc2corpus.staging import Staging
+
+log = logging.getLogger(__name__)
+
+# Records of these types are part of every crawl and never candidate documents: counted, not rejected.
+NOT_DOCUMENT_REASONS = {"not_a_response"}
+
+
+def _warc_prefix(staging: Staging, crawl_job: str, run_id: str, warc_file: str) -> str:
+    """Where one WARC's staged files live within a run."""
+    file_id = Path(warc_file).name + "-" + hashlib.sha1(warc_file.encode()).hexdigest()[:8]
+    return staging.key(crawl_job, run_id, file_id)
+
+
+def _warc_key(staging: Staging, crawl_job: str, run_id: str, warc_file: str, name: str) -> str:
+    return _warc_prefix(staging, crawl_job, run_id, warc_file) + "/" + staging.key(name)
+
+
+# ---------------------------------------------------------------------------------------------
+# discover
+# ---------------------------------------------------------------------------------------------
+
+def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None,
+             reprocess: bool = False) -> list[dict]:
+    """Register the job's WARC files in the ledger; return those this run should process.
+
+    With an interval (scheduled and backfill runs) only files whose capture start falls in it;
+    without one, every file. Files already loaded are left out unless ``reprocess``.
+    """
+    selected, seen = [], 0
+    with db.connect() as conn:
+        for path in job.warc_files():
+            seen += 1
+            row = ledger.register(conn, job, path)
+            if row["status"] == "loaded" and not reprocess:
+                continue
+            if ledger.in_interval(row["capture_start"], interval):
+                selected.append({"warc_file": row["path"], "crawl_job": job.name})
+        conn.commit()
+    log.info("crawl job %s: %d WARC files found in %s, %d to process (interval %s, reprocess %s)",
+             job.name, seen, job.directory, len(selected), interval, reprocess)
+    return selected
+
+
+# ---------------------------------------------------------------------------------------------
+# extract
+# ---------------------------------------------------------------------------------------------
+
+def build_document(record, extracted, crawl_job: str) -> dict:
+    """The staged form of one extracted page: provenance, metadata, paragraphs with tokens."""
+    from warc2corpus import language, tokens
+
+    paragraphs = [unicodedata.normalize("NFC", p) for p in extracted.paragraphs]
+    tokenised = [tokens.tokenize(p) for p in paragraphs]
+    host, path = dedup.host_and_path(record.url)
+    sha1 = dedup.text_sha1(paragraphs)
+    return {
+        **record.provenance(),
+        "crawl_job": crawl_job,
+        "doc_id": dedup.document_id(sha1, host, path),
+        "text_sha1": sha1,
+        "host": host,
+        "url_path": path,
+        "title": extracted.title,
+        "author": extracted.author,
+        "published": extracted.published,
+        "language": language.identify("\n".join(paragraphs)),
+        "n_paragraphs": len(paragraphs),
+        "n_tokens": sum(len(t) for t, _ in tokenised),
+        "paragraphs": [[p, t, s] for p, (t, s) in zip(paragraphs, tokenised)],
+    }
+
+
+def _rejection(record_or_doc: dict, stage: str, reason: str) -> dict:
+    keys = ("warc_file", "record_offset", "record_id", "url", "harvest_time")
+    return {**{k: record_or_doc.get(k) for k in keys}, "stage": stage, "reason": reason}
+
+
+def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | None = None,
+                 on_progress: Callable[[Counter], None] | None = None) -> dict:
+    """Read one WARC, extract every HTML page, score its front pages; stage the results."""
+    from warc2corpus import extract, warcs
+
+    staging = staging or Staging()
+    started = datetime.now(timezone.utc)
+    clock = time.monotonic()
+    counts: Counter = Counter()
+    skipped: Counter = Counter()
+    rejections: list[dict] = []
+    front_pages: list[dict] = []
+    latest_capture = None
+
+    def documents() -> Iterable[dict]:
+        nonlocal latest_capture
+        for record in warcs.read_records(warc_file):
+            counts["records"] += 1
+            counts[f"type:{record.record_type}"] += 1
+            if record.harvest_time and (latest_capture is None or record.harvest_time > latest_capture):
+                latest_capture = record.harvest_time
+            if record.skip_reason:
+                skipped[record.skip_reason] += 1
+                if record.skip_reason not in NOT_DOCUMENT_REASONS:
+                    rejections.append(_rejection(record.provenance(), "read", record.skip_reason))
+                continue
+            html = extract.decode_html(record.body, record.content_type)
+            host, _ = dedup.host_and_path(record.url)
+            if autocat.is_front_page(record.url) and not autocat.host_is_skipped(host):
+                page = autocat.score_page(html)
+                front_pages.append({**record.provenance(), "host": host, "score": page.score,
+                                    "evidence": page.evidence})
+            try:
+                document = build_document(record, extract.extract(html, record.url), crawl_job)
+            except Exception as exc:  # one bad page never stops the file
+                log.warning("extraction failed for %s at %s:%d: %r", record.url, warc_file, record.offset, exc)
+                skipped["extraction_error"] += 1
+                rejections.append(_rejection(record.provenance(), "extract", "extraction_error"))
+                continue
+            counts["documents"] += 1
+            if on_progress and counts["documents"] % 10 == 0:
+                on_progress(counts)
+            yield document
+
+    keys = {name: _warc_key(staging, crawl_job, run_id, warc_file, f"{name}.jsonl.gz")
+            for name in ("extracted", "front_pages", "read_rejections")}
+    manifest = {"warc_file": warc_file, "crawl_job": crawl_job, "run_id": run_id}
+    try:
+        staging.write_jsonl(keys["extracted"], documents())
+    except Exception as exc:
+        # The file cannot be read to its end: record why and let the run go on with the others.
+        error = f"{type(exc).__name__}: {exc}"
+        log.error("%s failed after %d records: %s", warc_file, counts["records"], error)
+        with db.connect() as conn:
+            ledger.mark(conn, warc_file, "failed", counts={**counts, "skipped": dict(skipped)}, error=error,
+                        started_at=started)
+            conn.commit()
+        return {**manifest, "status": "failed", "error": error, "counts": {**counts, "skipped": dict(skipped)}}
+    staging.write_jsonl(keys["front_pages"], front_pages)
+    staging.write_jsonl(keys["read_rejections"], rejections)
+    elapsed = time.monotonic() - clock
+    summary = {**counts, "skipped": dict(skipped), "front_pages": len(front_pages),
+               "seconds": round(elapsed, 3)}
+    with db.connect() as conn:
+        ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started)
+        conn.commit()
+    log.info("%s: %d records read, %d documents extracted (%.1f docs/s), skipped %s",
+             warc_file, counts["records"], counts["documents"], counts["documents"] / max(elapsed, 1e-9),
+             dict(skipped))
+    return {
+        **manifest,
+        "status": "extracted",
+        "capture_end": latest_capture,
+        "staged": {"documents": keys["extracted"], "front_pages": keys["front_pages"],
+                   "rejections": [keys["read_rejections"]]},
+        "counts": summary,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# autoCat and the allow-list
+# ---------------------------------------------------------------------------------------------
+
+def run_autocat(manifests: list[dict], *, staging: Staging | None = None) -> dict:
+    """Store the front pages the run's WARCs held and recompute the verdict of their hosts."""
+    staging = staging or Staging()
+    pages = [page for m in manifests if m["status"] == "extracted"
+             for page in staging.read_jsonl(m["staged"]["front_pages"])]
+    with db.connect() as conn:
+        hosts = publications.store_front_pages(conn, pages)
+        statuses = publications.refresh_hosts(conn, hosts)
+        conn.commit()
+    log.info("autoCat: %d front pages of %d hosts; hosts now %s", len(pages), len(hosts), dict(statuses))
+    return {"front_pages": len(pages), "hosts": len(hosts), "statuses": dict(statuses)}
+
+
+def refresh_allowlist(crawl_job: str, run_id: str, *, staging: Staging | None = None) -> dict:
+    """Freeze the allow-list (accepted hosts and people's decisions) for this run's filter tasks."""
+    staging = staging or Staging()
+    with db.connect() as conn:
+        statuses = publications.host_statuses(conn)
+    key = staging.key(crawl_job, run_id, "allow_list.json.gz")
+    staging.write_json(key, statuses)
+    accepted = sum(1 for s in statuses.values() if s == "accepted")
+    log.info("allow-list: %d accepted of %d known hosts", accepted, len(statuses))
+    return {"allow_list": key, "accepted": accepted, "hosts": len(statuses)}
+
+
+# ---------------------------------------------------------------------------------------------
+# filter, deduplicate, load (per WARC)
+# ---------------------------------------------------------------------------------------------
+
+def filter_warc(manifest: dict, allow_list: dict, *, staging: Staging | None = None) -> dict:
+    """Keep documents of allow-listed hosts; the others are rejected with the host's status."""
+    if manifest["status"] != "extracted":
+        return manifest
+    staging = staging or Staging()
+    statuses = staging.read_json(allow_list["allow_list"])
+    rejections: list[dict] = []
+    reasons: Counter = Counter()
+
+    def kept() -> Iterable[dict]:
+        for doc in staging.read_jsonl(manifest["staged"]["documents"]):
+            status = statuses.get(doc["host"], "unassessed")
+            if status == "accepted":
+                yield doc
+            else:
+                reasons[f"host_{status}"] += 1
+                rejections.append(_rejection(doc, "filter", f"host_{status}"))
+
+    warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
+    kept_key = _warc_key(staging, job, run, warc_file, "filtered.jsonl.gz")
+    rejected_key = _warc_key(staging, job, run, warc_file, "filter_rejections.jsonl.gz")
+    n_kept = staging.write_jsonl(kept_key, kept())
+    staging.write_jsonl(rejected_key, rejections)
+    log.info("%s: %d documents of allow-listed hosts kept, filtered out %s", warc_file, n_kept, dict(reasons))
+    return {
+        **manifest,
+        "staged": {**manifest["staged"], "documents": kept_key,
+                   "rejections": [*manifest["staged"]["rejections"], rejected_key]},
+        "counts": {**manifest["counts"], "kept_by_allow_list": n_kept, "filtered": dict(reasons)},
+    }
+
+
+def dedup_warc(manifest: dict, *, staging: Staging | None = None) -> dict:
+    """Drop empty texts; keep the earliest capture per document within the file (the load step
+    settles earliest-wins against the corpus)."""
+    if manifest["status"] != "extracted":
+        return manifest
+    staging = staging or Staging()
+    earliest, later, empty = dedup.deduplicate(list(staging.read_jsonl(manifest["staged"]["documents"])))
+    warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
+    keys = {name: _warc_key(staging, job, run, warc_file, f"{name}.jsonl.gz")
+            for name in ("unique", "later_captures", "dedup_rejections")}
+    staging.write_jsonl(keys["unique"], earliest)
+    staging.write_jsonl(keys["later_captures"],
+                        ({k: d[k] for k in ("warc_file", "record_offset", "record_length", "record_id", "url",
+                                            "harvest_time", "doc_id")} for d in later))
+    staging.write_jsonl(keys["dedup_rejections"], (_rejection(d, "dedup", "empty_text") for d in empty))
+    log.info("%s: %d distinct documents, %d later captures of them, %d empty texts dropped",
+             warc_file, len(earliest), len(later), len(empty))
+    return {
+        **manifest,
+        "staged": {**manifest["staged"], "documents": keys["unique"], "later_captures": keys["later_captures"],
+                   "rejections": [*manifest["staged"]["rejections"], keys["dedup_rejections"]]},
+        "counts": {**manifest["counts"], "distinct_in_file": len(earliest),
+                   "later_captures_in_file": len(later), "empty_text": len(empty)},
+    }
+
+
+def load_warc_results(manifest: dict, *, staging: Staging | None = None) -> dict:
+    """Load one WARC's results in one transaction with its ledger row; then clear its staging."""
+    from warc2corpus import load
+
+    if manifest["status"] != "extracted":
+        return manifest
+    staging = staging or Staging()
+    staged = manifest["staged"]
+    documents = list(staging.read_jsonl(staged["documents"]))
+    later = list(staging.read_jsonl(staged["later_captures"]))
+    rejections = [r for key in staged["rejections"] for r in staging.read_jsonl(key)]
+    with db.connect() as conn:
+        outcome = load.load_warc(conn, manifest["warc_file"], documents, later, rejections,
+                                 manifest["counts"], manifest.get("capture_end"))
+    staging.remove(_warc_prefix(staging, manifest["crawl_job"], manifest["run_id"], manifest["warc_file"]))
+    log.info("%s loaded: %s", manifest["warc_file"], outcome)
+    return {**{k: v for k, v in manifest.items() if k != "staged"}, "status": "loaded",
+            "counts": {**manifest["counts"], "load": outcome}}
+
+
+# ---------------------------------------------------------------------------------------------
+# All stages in one process (the `warc2corpus run` command)
+# ---------------------------------------------------------------------------------------------
+
+def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = None,
+              on_progress: Callable[[str, Counter], None] | None = None) -> list[dict]:
+    """Process the given WARC files end to end, as one DAG run would, without the scheduler."""
+    staging = staging or Staging()
+    run_id = "cli-" + datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    with db.connect() as conn:
+        files = [ledger.register(conn, crawl_job, Path(p))["path"] for p in paths]
+        conn.commit()
+    extracted = [
+        extract_warc(f, crawl_job, run_id, staging=staging,
+                     on_progress=(lambda counts, f=f: on_progress(f, counts)) if on_progress else None)
+        for f in files
+    ]
+    run_autocat(extracted, staging=staging)
+    allow_list = refresh_allowlist(crawl_job, run_id, staging=staging)
+    results = [load_warc_results(dedup_warc(filter_warc(m, allow_list, staging=staging), staging=staging),
+                                 staging=staging) for m in extracted]
+    staging.remove(staging.key(crawl_job, run_id))
+    return results
