@@ -101,7 +101,7 @@ with DAG(
     doc_md=__doc__,
 ) as dag:
     for job in CRAWL_JOBS:
-        with TaskGroup(group_id=job.name, tooltip=job.description or None):
+        with TaskGroup(group_id=job.name, tooltip=job.description):
             extracted = extract.expand(warc=discover(job.name))
             allow_list = refresh_allow_list(job.name)
             autocat(extracted) >> allow_list

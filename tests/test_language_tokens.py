@@ -1,0 +1,100 @@
+"""Language identification (gielladetect) and tokens with offsets (nb-tokenizer)."""
+
+from __future__ import annotations
+
+import nb_tokenizer
+import pytest
+
+from warc2corpus import language, tokens
+
+BOKMAAL = (
+    "Regjeringen la fram statsbudsjettet i dag, og finansministeren sier at økonomien er sterkere enn "
+    "ventet. Arbeidsledigheten er lav, men mange husholdninger merker fortsatt de høye strømprisene og renten."
+)
+NYNORSK = (
+    "Regjeringa la fram statsbudsjettet i dag, og finansministeren seier at økonomien er sterkare enn "
+    "venta. Arbeidsløysa er låg, men mange hushald merkar framleis dei høge straumprisane og renta. Kva skjer no?"
+)
+NORTH_SAMI = (
+    "Sámedikki dievasčoahkkin lea mearridan ahte sámegiella galgá leat oidnosis buot almmolaš dieđuin. "
+    "Mii áigut bargat dan ovdii ahte sámi mánát besset oahppat iežaset giela skuvllas, ja ahte vánhemat "
+    "ožžot dieđu giellaoahpahusa birra."
+)
+ENGLISH = (
+    "The government presented its budget today, and the finance minister said the economy is stronger "
+    "than expected. Unemployment is low, but many households still feel the high electricity prices and interest rates."
+)
+
+
+# --- language.identify ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "Hei!", "Dette er en kort tekst.", "Ni ord er for lite til å si noe.",
+     "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 kr. 200 000 , . ; : -"],
+)
+def test_short_text_is_undetermined(text):
+    assert language.identify(text) == "und"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [(BOKMAAL, "nob"), (NYNORSK, "nno"), (NORTH_SAMI, "sme"), (ENGLISH, "eng")],
+    ids=["nob", "nno", "sme", "eng"],
+)
+def test_identify(text, expected):
+    assert len(text.split()) >= 25
+    assert language.identify(text) == expected
+
+
+def test_ten_words_are_enough_to_classify():
+    text = "Regjeringen la fram statsbudsjettet i dag og finansministeren sier økonomien"
+    assert len(text.split()) == language.MIN_WORDS
+    assert language.identify(text) != "und"
+
+
+def test_identify_uses_only_the_start_of_long_texts():
+    """Only the first MAX_CHARS characters count: Bokmål first, then far more English, is Bokmål."""
+    start = " ".join([BOKMAAL] * (language.MAX_CHARS // len(BOKMAAL) + 1))
+    assert len(start) > language.MAX_CHARS
+    long_text = start + " " + " ".join([ENGLISH] * 100)
+    assert long_text.count("government") > long_text.count("Regjeringen")
+    assert language.identify(long_text) == "nob"
+    assert language.identify(" ".join([ENGLISH] * 100) + " " + start) == "eng"
+
+
+# --- tokens.tokenize ----------------------------------------------------------------------------------
+
+SAMPLES = [
+    "Den 17. mai kom 10 000 mennesker for å se P. A. Munch sitt maleri.",
+    "Han sa: «Hei!» – og gikk. CO2-utslippene økte med 3,14 prosent, jf. § 12 i loven...",
+    "  Innrykk\tog  doble   mellomrom , e-post: kari@example.no, https://nrk.no/nyheter?id=1  ",
+    "Blåbærsyltetøy på brødskiva, takk! Ærlig talt – ÆØÅ æøå.",
+    "",
+]
+
+
+@pytest.mark.parametrize("paragraph", SAMPLES)
+def test_tokens_equal_nb_tokenizer_and_offsets_point_at_them(paragraph):
+    words, starts = tokens.tokenize(paragraph)
+    assert words == nb_tokenizer.tokenize(paragraph)
+    assert len(starts) == len(words)
+    assert starts == sorted(starts)
+    for word, start in zip(words, starts):
+        assert paragraph[start:start + len(word)] == word
+
+
+def test_norwegian_special_tokens():
+    paragraph = "Den 17. mai kom 10 000 mennesker for å se P. A. Munch sitt maleri."
+    words, starts = tokens.tokenize(paragraph)
+    assert words == [
+        "Den", "17.", "mai", "kom", "10 000", "mennesker", "for", "å", "se", "P.", "A.", "Munch",
+        "sitt", "maleri", ".",
+    ]
+    assert starts[:5] == [0, 4, 8, 12, 16]
+    assert starts[-1] == len(paragraph) - 1
+
+
+def test_empty_paragraph():
+    assert tokens.tokenize("") == ([], [])

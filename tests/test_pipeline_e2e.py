@@ -1,0 +1,165 @@
+"""End to end: the real DAG with dag.test() over the demo WARCs into a fresh PostgreSQL database.
+
+The demo world (demo/README.md): fjordposten, dalen-tidend and sapmi-aviisa declare a responsible
+editor and a press-ethics code (accepted); bygdebloggen declares nothing (rejected); ukeskrift-nord
+names an editor but links no code (uncertain); samtykke.fjordposten.no is a consent host autoCat
+ignores (unassessed).
+"""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from warcio.archiveiterator import ArchiveIterator
+
+from conftest import DEMO_WARCS
+from test_dag import load_dag_module
+
+WARC_1 = "DEMO-20240301120000-00000.warc.gz"
+WARC_2 = "DEMO-20240302120000-00001.warc.gz"
+WARC_3 = "fjordposten-spesial.warc.gz"
+
+FP, DT, SA = "www.fjordposten.no", "www.dalen-tidend.no", "www.sapmi-aviisa.no"
+# (host, path): (language, publication date, harvest time, WARC file)
+EXPECTED_DOCUMENTS = {
+    (FP, "/"): ("nob", None, "2024-03-01T12:00:01+00:00", WARC_1),
+    (FP, "/nyheter/2024/02/ferja-innstilt"): ("nob", "2024-02-27", "2024-03-01T12:00:02+00:00", WARC_1),
+    (FP, "/sport/2024/02/skirenn-i-motvind"): ("nob", "2024-02-26", "2024-03-01T12:00:03+00:00", WARC_1),
+    (FP, "/amp/nyheter/2024/02/ferja-innstilt"): ("nob", "2024-02-27", "2024-03-02T12:00:02+00:00", WARC_2),
+    (FP, "/nyheter/2024/02/biblioteket-utvider"): ("nob", "2024-02-29", "2024-03-03T12:00:01+00:00", WARC_3),
+    (DT, "/"): ("nno", None, None, WARC_1),
+    (DT, "/nyheiter/2024/02/nytt-samfunnshus"): ("nno", "2024-02-28", "2024-03-01T12:00:07+00:00", WARC_1),
+    (DT, "/nyheiter/2024/02/straumbrot"): ("nno", "2024-02-29", "2024-03-02T12:00:04+00:00", WARC_2),
+    (SA, "/"): ("sme", None, None, WARC_1),
+    (SA, "/oddasat/2024/02/samegielkursa"): ("sme", "2024-02-28", "2024-03-01T12:00:09+00:00", WARC_1),
+}
+EXPECTED_REJECTIONS = {
+    ("https://www.bygdebloggen.no/", "filter", "host_rejected"),
+    ("https://www.bygdebloggen.no/2024/02/vinterhagen", "filter", "host_rejected"),
+    ("https://www.ukeskrift-nord.no/", "filter", "host_uncertain"),
+    ("https://www.ukeskrift-nord.no/nyheter/2024/02/nytt-fiskemottak", "filter", "host_uncertain"),
+    ("https://samtykke.fjordposten.no/", "filter", "host_unassessed"),
+    ("https://www.fjordposten.no/logo.png", "read", "not_html"),
+    ("https://www.fjordposten.no/finnes-ikke", "read", "http_status"),
+    ("https://www.fjordposten.no/", "read", "revisit"),
+    ("https://www.fjordposten.no/tom-side", "dedup", "empty_text"),
+}
+
+
+def corpus_snapshot(url: str) -> dict:
+    with psycopg.connect(url) as conn:
+        def rows(sql):
+            return sorted(conn.execute(sql).fetchall())
+
+        return {
+            "documents": rows("SELECT doc_id, host, url_path, url, text_sha1, language, published, harvest_time,"
+                              " warc_file, record_offset, record_length, record_id, title, n_tokens FROM documents"),
+            "paragraphs": rows("SELECT doc_id, seq, text, tokens, token_starts FROM paragraphs"),
+            "captures": rows("SELECT * FROM captures"),
+            "rejections": rows("SELECT warc_file, record_offset, url, stage, reason FROM rejections"),
+            "publications": rows("SELECT host, score, status FROM publications"),
+            "ledger": rows("SELECT path, status, capture_start FROM warc_files"),
+        }
+
+
+@pytest.fixture
+def demo_run(corpus_db, staging_dir, airflow_db):
+    dag = load_dag_module("dag_e2e").dag
+    run = dag.test()
+    assert run.state == "success"
+    return dag, corpus_snapshot(corpus_db)
+
+
+def test_demo_documents_languages_dates_and_provenance(demo_run, corpus_db):
+    _, snapshot = demo_run
+    documents = {(d[1], d[2]): d for d in snapshot["documents"]}
+    assert set(documents) == set(EXPECTED_DOCUMENTS)
+    for key, (language, published, harvested, warc) in EXPECTED_DOCUMENTS.items():
+        doc = documents[key]
+        assert doc[5] == language, key
+        if published:
+            assert str(doc[6]) == published, key
+        if harvested:
+            assert doc[7].isoformat() == harvested, key
+        assert doc[8].endswith("/" + warc), key
+        assert doc[13] > 10, key
+    # Every document's back-pointer leads to its WARC record.
+    for doc in documents.values():
+        with open(doc[8], "rb") as stream:
+            stream.seek(doc[9])
+            record = next(iter(ArchiveIterator(stream)))
+            assert record.rec_headers.get_header("WARC-Record-ID") == doc[11]
+            assert record.rec_headers.get_header("WARC-Target-URI") == doc[3]
+    # Paragraph tokens carry their offsets within the paragraph.
+    for _, _, text, tokens, starts in snapshot["paragraphs"]:
+        assert [text[s:s + len(t)] for t, s in zip(tokens, starts)] == tokens
+
+
+def test_demo_filtered_skipped_and_deduplicated(demo_run):
+    _, snapshot = demo_run
+    assert {(r[2], r[3], r[4]) for r in snapshot["rejections"]} == EXPECTED_REJECTIONS
+    assert {(h, s) for h, _, s in snapshot["publications"]} == {
+        (FP, "accepted"), (DT, "accepted"), (SA, "accepted"),
+        ("www.bygdebloggen.no", "rejected"), ("www.ukeskrift-nord.no", "uncertain")}
+    # The re-captured article is one document with two captures; its document is the earlier capture.
+    by_path = {d[2]: d for d in snapshot["documents"] if d[1] == FP}
+    article = by_path["/nyheter/2024/02/ferja-innstilt"]
+    captures = [c for c in snapshot["captures"] if c[6] == article[0]]
+    assert len(captures) == 2
+    assert min(c[5] for c in captures) == article[7]
+    # The same text on another path is its own document.
+    amp = by_path["/amp/nyheter/2024/02/ferja-innstilt"]
+    assert amp[4] == article[4] and amp[0] != article[0]
+    assert len(snapshot["captures"]) == len(snapshot["documents"]) + 1
+    assert {(p.rsplit("/", 1)[1], s) for p, s, _ in snapshot["ledger"]} == {
+        (WARC_1, "loaded"), (WARC_2, "loaded"), (WARC_3, "loaded")}
+
+
+def test_rerun_and_reprocess_change_nothing(demo_run, corpus_db):
+    dag, first = demo_run
+    assert dag.test().state == "success"
+    assert corpus_snapshot(corpus_db) == first
+    assert dag.test(run_conf={"reprocess": True}).state == "success"
+    assert corpus_snapshot(corpus_db) == first
+
+
+def test_older_warc_loaded_after_newer_one_wins(corpus_db, staging_dir):
+    from warc2corpus import db, publications, tasks
+
+    with db.connect() as conn:  # the newer WARC alone holds no front page: accept the host by hand
+        publications.decide(conn, FP, "accepted", by="test", note="demo")
+        conn.commit()
+    tasks.run_files([DEMO_WARCS / WARC_2], "demo")
+    newer = {d[2]: d for d in corpus_snapshot(corpus_db)["documents"] if d[1] == FP}
+    tasks.run_files([DEMO_WARCS / WARC_1], "demo")
+    older = {d[2]: d for d in corpus_snapshot(corpus_db)["documents"] if d[1] == FP}
+
+    path = "/nyheter/2024/02/ferja-innstilt"
+    assert newer[path][8].endswith(WARC_2)
+    assert older[path][8].endswith(WARC_1)
+    assert older[path][0] == newer[path][0]  # the document keeps its id
+    assert older[path][7].isoformat() == "2024-03-01T12:00:02+00:00"
+    with psycopg.connect(corpus_db) as conn:
+        assert conn.execute("SELECT count(*) FROM captures WHERE doc_id = %s", (older[path][0],)).fetchone()[0] == 2
+
+
+def test_a_crashed_load_leaves_nothing_of_the_file(corpus_db, staging_dir, monkeypatch):
+    from warc2corpus import ledger, tasks
+
+    real_mark = ledger.mark
+
+    def crash_on_load(conn, path, status, **kwargs):
+        if status == "loaded":
+            raise RuntimeError("worker killed")
+        return real_mark(conn, path, status, **kwargs)
+
+    monkeypatch.setattr(ledger, "mark", crash_on_load)
+    with pytest.raises(RuntimeError, match="worker killed"):
+        tasks.run_files([DEMO_WARCS / WARC_1], "demo")
+    crashed = corpus_snapshot(corpus_db)
+    assert crashed["documents"] == [] and crashed["captures"] == [] and crashed["rejections"] == []
+    assert {s for _, s, _ in crashed["ledger"]} == {"extracted"}
+
+    monkeypatch.setattr(ledger, "mark", real_mark)
+    tasks.run_files([DEMO_WARCS / WARC_1], "demo")
+    assert len(corpus_snapshot(corpus_db)["documents"]) == 7
