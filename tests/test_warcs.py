@@ -130,7 +130,7 @@ def test_html_response_has_body_and_metadata(small_warc):
     assert page.skip_reason is None
     assert page.http_status == 200
     assert page.content_type == "text/html; charset=utf-8"
-    assert page.harvest_time == "2019-04-12T09:30:00Z"
+    assert page.harvest_time == "2019-04-12T09:30:00.000000Z"
     assert page.record_id and page.record_id.startswith("<urn:uuid:")
     assert page.headers.get("Content-Type") == "text/html; charset=utf-8"
 
@@ -142,7 +142,7 @@ def test_skipped_records_carry_no_body(small_warc):
             assert record.body is None
     not_found = [r for r in records if r.skip_reason == "http_status"][0]
     assert not_found.http_status == 404
-    assert not_found.harvest_time == "2019-04-12T09:31:00Z"
+    assert not_found.harvest_time == "2019-04-12T09:31:00.000000Z"
     png = [r for r in records if r.skip_reason == "not_html"][0]
     assert png.http_status == 200 and png.content_type == "image/png"
 
@@ -196,7 +196,7 @@ def test_provenance_keys(small_warc):
     assert provenance["record_length"] == page.length
     assert provenance["record_id"] == page.record_id
     assert provenance["url"] == "https://example.no/a"
-    assert provenance["harvest_time"] == "2019-04-12T09:30:00Z"
+    assert provenance["harvest_time"] == "2019-04-12T09:30:00.000000Z"
 
 
 def test_gzip_content_encoding_is_undone(tmp_path):
@@ -248,5 +248,5 @@ def test_nordic_dev_pages_warc(samples):
     assert len(revisits) == 1
     assert revisits[0].skip_reason == "revisit"
     assert revisits[0].url == documents[1].url
-    assert documents[0].harvest_time == "2024-08-04T10:23:36Z"
+    assert documents[0].harvest_time == "2024-08-04T10:23:36.000000Z"
     assert records[-1].offset + records[-1].length == path.stat().st_size

@@ -25,10 +25,11 @@ def register(conn: psycopg.Connection, job: CrawlJob | str, path: Path) -> dict:
     path = path.resolve()
     size, mtime = path.stat().st_size, _mtime(path)
     row = conn.execute(
-        "SELECT path, size_bytes, mtime, capture_start, status FROM warc_files WHERE path = %s", (str(path),)
+        "SELECT path, size_bytes, mtime, capture_start, status, readmit FROM warc_files WHERE path = %s",
+        (str(path),),
     ).fetchone()
     if row and row[1] == size and row[2] == mtime:
-        return {"path": row[0], "capture_start": row[3], "status": row[4]}
+        return {"path": row[0], "capture_start": row[3], "status": row[4], "readmit": row[5]}
     try:
         capture_start = warcs.file_capture_start(path)
     except Exception as exc:  # an unreadable start is the extract stage's business to report
@@ -41,8 +42,11 @@ def register(conn: psycopg.Connection, job: CrawlJob | str, path: Path) -> dict:
                capture_start = EXCLUDED.capture_start, crawl_job = EXCLUDED.crawl_job""",
         (str(path), job_name, size, mtime, capture_start),
     )
-    status = row[4] if row else "discovered"
-    return {"path": str(path), "capture_start": capture_start, "status": status}
+    if row and row[4] == "loaded":  # the file changed since it was loaded: load it again
+        conn.execute("UPDATE warc_files SET readmit = true WHERE path = %s", (str(path),))
+        return {"path": str(path), "capture_start": capture_start, "status": "loaded", "readmit": True}
+    return {"path": str(path), "capture_start": capture_start, "status": row[4] if row else "discovered",
+            "readmit": False}
 
 
 def mark(conn: psycopg.Connection, path: str, status: str, *, counts: dict | None = None,
@@ -53,11 +57,12 @@ def mark(conn: psycopg.Connection, path: str, status: str, *, counts: dict | Non
         """UPDATE warc_files SET status = %s,
                counts = CASE WHEN %s::jsonb IS NULL THEN counts ELSE %s::jsonb END,
                error = %s,
+               readmit = CASE WHEN %s = 'loaded' THEN false ELSE readmit END,
                capture_end = coalesce(%s::timestamptz, capture_end),
                started_at = coalesce(%s, started_at),
                finished_at = CASE WHEN %s IN ('loaded', 'failed') THEN now() ELSE finished_at END
            WHERE path = %s""",
-        (status, _json(counts), _json(counts), error, capture_end, started_at, status, path),
+        (status, _json(counts), _json(counts), error, status, capture_end, started_at, status, path),
     )
 
 

@@ -12,7 +12,7 @@ from typing import Iterable
 
 import psycopg
 
-from warc2corpus import ledger
+from warc2corpus import ledger, publications
 
 DOCUMENT_COLUMNS = (
     "doc_id", "text_sha1", "host", "url_path", "url", "title", "author", "published", "harvest_time",
@@ -20,7 +20,7 @@ DOCUMENT_COLUMNS = (
     "crawl_job",
 )
 CAPTURE_COLUMNS = ("warc_file", "record_offset", "record_length", "record_id", "url", "harvest_time", "doc_id")
-REJECTION_COLUMNS = ("warc_file", "record_offset", "record_id", "url", "harvest_time", "stage", "reason")
+REJECTION_COLUMNS = ("warc_file", "record_offset", "record_id", "url", "host", "harvest_time", "stage", "reason")
 
 # (harvest_time, warc_file, record_offset) orders captures; the smallest is the document's capture.
 _EARLIER = ("(n.harvest_time, n.warc_file, n.record_offset) < "
@@ -110,4 +110,6 @@ def load_warc(conn: psycopg.Connection, warc_file: str, documents: list[dict], l
             "rejections": len(rejections),
         }
         ledger.mark(conn, warc_file, "loaded", counts={**counts, "load": outcome}, capture_end=capture_end)
+        publications.lock_allow_list(conn)
+        outcome["readmit"] = bool(publications.flag_readmissions(conn))
     return outcome

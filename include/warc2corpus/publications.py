@@ -9,6 +9,10 @@ import psycopg
 
 from warc2corpus import autocat
 
+# Taken by every transaction that changes host verdicts or loads filter rejections, so that a
+# host accepted while a file that filtered it out is being loaded is never missed (see readmit).
+ALLOW_LIST_LOCK_ID = 0x616C6C6F  # "allo"
+
 
 def store_front_pages(conn: psycopg.Connection, pages: list[dict]) -> set[str]:
     """Record scored front pages (a page seen again keeps one row); return the hosts touched."""
@@ -71,3 +75,24 @@ def decide(conn: psycopg.Connection, host: str, status: str, *, by: str, note: s
                manual_note = EXCLUDED.manual_note, manual_by = EXCLUDED.manual_by, manual_at = now()""",
         (host, status, note, by),
     )
+
+
+def lock_allow_list(conn: psycopg.Connection) -> None:
+    """Serialise with other verdict changes and loads until the current transaction ends."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (ALLOW_LIST_LOCK_ID,))
+
+
+def flag_readmissions(conn: psycopg.Connection) -> int:
+    """Flag the WARC files that filtered out documents of hosts now on the allow-list.
+
+    Which host is accepted can depend on a front page in another WARC, processed later (backfills
+    run days in parallel): the flagged files are processed again by the next run, so the corpus
+    does not depend on the order WARCs are processed in. Call under :func:`lock_allow_list`.
+    """
+    cursor = conn.execute(
+        """UPDATE warc_files w SET readmit = true
+           WHERE NOT w.readmit AND EXISTS (
+               SELECT 1 FROM rejections r JOIN allow_list a ON a.host = r.host
+               WHERE r.warc_file = w.path AND r.stage = 'filter')"""
+    )
+    return cursor.rowcount

@@ -45,13 +45,17 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
     """Register the job's WARC files in the ledger; return those this run should process.
 
     With an interval (scheduled and backfill runs) only files whose capture start falls in it;
-    without one, every file. Files already loaded are left out unless ``reprocess``.
+    without one, every file. Files already loaded are left out unless ``reprocess``; files flagged
+    for readmission (see :func:`publications.flag_readmissions`) are always taken.
     """
     selected, seen = [], 0
     with db.connect() as conn:
         for path in job.warc_files():
             seen += 1
             row = ledger.register(conn, job, path)
+            if row["readmit"]:
+                selected.append({"warc_file": row["path"], "crawl_job": job.name})
+                continue
             if row["status"] == "loaded" and not reprocess:
                 continue
             if ledger.in_interval(row["capture_start"], interval):
@@ -93,7 +97,8 @@ def build_document(record, extracted, crawl_job: str) -> dict:
 
 def _rejection(record_or_doc: dict, stage: str, reason: str) -> dict:
     keys = ("warc_file", "record_offset", "record_id", "url", "harvest_time")
-    return {**{k: record_or_doc.get(k) for k in keys}, "stage": stage, "reason": reason}
+    host = record_or_doc.get("host") or (dedup.host_and_path(record_or_doc["url"])[0] if record_or_doc.get("url") else None)
+    return {**{k: record_or_doc.get(k) for k in keys}, "host": host, "stage": stage, "reason": reason}
 
 
 def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | None = None,
@@ -185,11 +190,14 @@ def run_autocat(manifests: list[dict], *, staging: Staging | None = None) -> dic
     pages = [page for m in manifests if m["status"] == "extracted"
              for page in staging.read_jsonl(m["staged"]["front_pages"])]
     with db.connect() as conn:
+        publications.lock_allow_list(conn)
         hosts = publications.store_front_pages(conn, pages)
         statuses = publications.refresh_hosts(conn, hosts)
+        readmit = publications.flag_readmissions(conn)
         conn.commit()
-    log.info("autoCat: %d front pages of %d hosts; hosts now %s", len(pages), len(hosts), dict(statuses))
-    return {"front_pages": len(pages), "hosts": len(hosts), "statuses": dict(statuses)}
+    log.info("autoCat: %d front pages of %d hosts; hosts now %s; %d WARC files flagged to load again "
+             "for newly accepted hosts", len(pages), len(hosts), dict(statuses), readmit)
+    return {"front_pages": len(pages), "hosts": len(hosts), "statuses": dict(statuses), "readmit": readmit}
 
 
 def refresh_allowlist(crawl_job: str, run_id: str, *, staging: Staging | None = None) -> dict:

@@ -119,6 +119,8 @@ def read_records(path: str | Path) -> Iterator[Record]:
                     item.skip_reason = "http_status"
                 elif not _is_html(item.content_type):
                     item.skip_reason = "not_html"
+                elif item.harvest_time is None:
+                    item.skip_reason = "no_warc_date"  # a document's harvest time is never guessed
                 else:
                     item.body = record.content_stream().read()
             elif record.rec_type == "revisit":
@@ -133,4 +135,5 @@ def read_records(path: str | Path) -> Iterator[Record]:
 
 
 def _iso(value: datetime | None) -> str | None:
-    return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z") if value else None
+    """UTC, fixed width (always microseconds), so that comparing the strings compares the times."""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ") if value else None

@@ -12,6 +12,9 @@ CREATE TABLE warc_files (
                     CHECK (status IN ('discovered', 'extracted', 'loaded', 'failed')),
     counts          jsonb NOT NULL DEFAULT '{}'::jsonb,
     error           text,
+    -- Set when a host whose documents this file had filtered out has since been accepted:
+    -- the next run processes the file again, whatever its interval.
+    readmit         boolean NOT NULL DEFAULT false,
     discovered_at   timestamptz NOT NULL DEFAULT now(),
     started_at      timestamptz,
     finished_at     timestamptz
@@ -76,12 +79,14 @@ CREATE TABLE rejections (
     record_offset   bigint NOT NULL,
     record_id       text,
     url             text,
+    host            text,
     harvest_time    timestamptz,
     stage           text NOT NULL,
     reason          text NOT NULL,
     PRIMARY KEY (warc_file, record_offset)
 );
 CREATE INDEX rejections_reason ON rejections (stage, reason);
+CREATE INDEX rejections_host ON rejections (host) WHERE stage = 'filter';
 
 -- autoCat: each front page scored, and the verdict per host.
 CREATE TABLE front_pages (

@@ -1,0 +1,98 @@
+"""Discovery and the ledger: which WARCs a run takes, and readmission of filtered-out hosts."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime, timezone
+
+import psycopg
+import pytest
+
+from conftest import DEMO_WARCS
+from warc2corpus import tasks
+from warc2corpus.crawljobs import CrawlJob
+
+WARC_1 = "DEMO-20240301120000-00000.warc.gz"
+WARC_2 = "DEMO-20240302120000-00001.warc.gz"
+WARC_3 = "fjordposten-spesial.warc.gz"  # no timestamp in the name: its first WARC-Date is 2024-03-03
+
+
+def day(d: int) -> datetime:
+    return datetime(2024, 3, d, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def job(tmp_path) -> CrawlJob:
+    directory = tmp_path / "warcs"
+    directory.mkdir()
+    for name in (WARC_1, WARC_2, WARC_3):
+        shutil.copy(DEMO_WARCS / name, directory / name)
+    shutil.copy(DEMO_WARCS / WARC_1, directory / "DEMO-20240304120000-00002.warc.gz.open")
+    return CrawlJob(name="demo", directory=directory)
+
+
+def names(selected: list[dict]) -> list[str]:
+    return sorted(s["warc_file"].rsplit("/", 1)[1] for s in selected)
+
+
+@pytest.mark.parametrize("interval, expected", [
+    (None, [WARC_1, WARC_2, WARC_3]),
+    ((day(1), day(2)), [WARC_1]),
+    ((day(2), day(3)), [WARC_2]),
+    ((day(3), day(4)), [WARC_3]),
+    ((day(4), day(5)), []),
+    ((datetime(2019, 1, 1, tzinfo=timezone.utc), datetime(2020, 1, 1, tzinfo=timezone.utc)), []),
+])
+def test_interval_selects_by_capture_start(corpus_db, job, interval, expected):
+    assert names(tasks.discover(job, interval=interval)) == expected
+
+
+def test_ledger_records_capture_start_and_skips_open_files(corpus_db, job):
+    tasks.discover(job)
+    with psycopg.connect(corpus_db) as conn:
+        rows = dict(conn.execute("SELECT path, capture_start FROM warc_files").fetchall())
+    starts = {path.rsplit("/", 1)[1]: value for path, value in rows.items()}
+    assert starts == {WARC_1: datetime(2024, 3, 1, 12, tzinfo=timezone.utc),
+                      WARC_2: datetime(2024, 3, 2, 12, tzinfo=timezone.utc),
+                      WARC_3: datetime(2024, 3, 3, 12, 0, 0, tzinfo=timezone.utc)}
+
+
+def test_loaded_files_are_left_out_unless_reprocess(corpus_db, staging_dir, job):
+    tasks.run_files([job.directory / WARC_1], "demo")
+    assert names(tasks.discover(job)) == [WARC_2, WARC_3]
+    assert names(tasks.discover(job, reprocess=True)) == [WARC_1, WARC_2, WARC_3]
+
+
+def test_a_loaded_file_that_changed_is_taken_again(corpus_db, staging_dir, job):
+    tasks.run_files([job.directory / WARC_3], "demo")
+    assert WARC_3 not in names(tasks.discover(job))
+    with open(job.directory / WARC_3, "ab") as warc:
+        warc.write((DEMO_WARCS / WARC_3).read_bytes())  # the crawler appended records
+    assert WARC_3 in names(tasks.discover(job, interval=(day(1), day(2))))
+
+
+def test_hosts_accepted_later_are_readmitted_whatever_the_order(corpus_db, staging_dir, job):
+    """WARC_2 holds fjordposten articles but not its front page; WARC_1 has the front page.
+
+    Processed newer-first (as parallel backfill runs may), the articles are first filtered out as
+    unassessed; once the host is accepted the file is flagged, taken by the next run whatever its
+    interval, and the corpus ends up as if the files had come in order.
+    """
+    tasks.run_files([job.directory / WARC_2], "demo")
+    with psycopg.connect(corpus_db) as conn:
+        assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM rejections WHERE reason = 'host_unassessed'").fetchone()[0] == 3
+
+    tasks.run_files([job.directory / WARC_1], "demo")
+    readmitted = tasks.discover(job, interval=(day(1), day(2)))
+    assert names(readmitted) == [WARC_2]
+    for manifest in readmitted:
+        tasks.run_files([manifest["warc_file"]], "demo")
+
+    with psycopg.connect(corpus_db) as conn:
+        paths = {r[0] for r in conn.execute("SELECT url_path FROM documents WHERE host = 'www.fjordposten.no'")}
+        assert "/amp/nyheter/2024/02/ferja-innstilt" in paths
+        assert conn.execute("SELECT count(*) FROM rejections WHERE stage = 'filter'"
+                            " AND host = 'www.fjordposten.no'").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM warc_files WHERE readmit").fetchone()[0] == 0
+    assert names(tasks.discover(job, interval=(day(1), day(2)))) == []
