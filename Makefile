@@ -38,9 +38,11 @@ run: $(AIRFLOW_HOME)/airflow.db
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
 
+# The web UI on http://localhost:8080 with no login (local use only); standalone starts its
+# components as `airflow ...` subprocesses, so the venv goes first on PATH.
 airflow: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
-	$(BIN)/airflow standalone
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/airflow standalone
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_extract.py

@@ -1,0 +1,128 @@
+"""The warc2corpus command, called as a user would."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from warcio.archiveiterator import ArchiveIterator
+
+from conftest import DEMO_WARCS
+from warc2corpus import cli
+
+WARC_1 = DEMO_WARCS / "DEMO-20240301120000-00000.warc.gz"
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    try:
+        cli.main(list(argv))
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def page_from_demo(url: str) -> bytes:
+    with open(WARC_1, "rb") as stream:
+        for record in ArchiveIterator(stream):
+            if record.rec_type == "response" and record.rec_headers.get_header("WARC-Target-URI") == url:
+                return record.content_stream().read()
+    raise LookupError(url)
+
+
+def test_run_prints_a_summary_and_stats_counts_the_corpus(corpus_db, staging_dir, capsys):
+    code, out, _ = run_cli(capsys, "stats", "--json")
+    assert code == 0 and json.loads(out)["documents"] == 0
+
+    code, out, _ = run_cli(capsys, "run", *map(str, sorted(DEMO_WARCS.glob("*.warc.gz"))), "--crawl-job", "demo")
+    assert code == 0
+    table = out.splitlines()
+    assert table[0].split()[:4] == ["WARC", "status", "records", "documents"]
+    rows = {line.split()[0]: line.split() for line in table[2:5]}
+    assert rows[WARC_1.name][1:4] == ["loaded", "15", "12"]
+    assert "3 WARC files, 17 documents extracted" in out
+
+    code, out, _ = run_cli(capsys, "stats", "--json")
+    summary = json.loads(out)
+    assert summary["documents"] == 10
+    assert summary["by_language"] == {"nob": 5, "nno": 3, "sme": 2}
+    assert summary["by_harvest_year"] == {"2024": 10}
+    assert summary["warc_files_by_status"] == {"loaded": 3}
+    assert summary["publications_by_status"] == {"accepted": 3, "rejected": 1, "uncertain": 1}
+    assert summary["rejections_by_reason"]["filter:host_rejected"] == 2
+
+    code, out, _ = run_cli(capsys, "stats")
+    assert code == 0 and "documents: 10" in out and "www.fjordposten.no" in out
+
+
+def test_run_refuses_missing_files_before_doing_anything(corpus_db, staging_dir, capsys, tmp_path):
+    code, _, err = run_cli(capsys, "run", str(WARC_1), str(tmp_path / "nope.warc.gz"))
+    assert code == 2 and "no such file" in err and "nope.warc.gz" in err
+    code, out, _ = run_cli(capsys, "stats", "--json")
+    assert json.loads(out)["warc_files_by_status"] == {}
+
+
+def test_extract_prints_one_json_line_per_file(capsys, tmp_path):
+    url = "https://www.dalen-tidend.no/nyheiter/2024/02/nytt-samfunnshus"
+    plain = tmp_path / "samfunnshus.html"
+    plain.write_bytes(page_from_demo(url))
+    zipped = tmp_path / "samfunnshus.html.gz"
+    zipped.write_bytes(gzip.compress(plain.read_bytes()))
+    code, out, _ = run_cli(capsys, "extract", "--url", url, str(plain), str(zipped))
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["file"] for line in lines] == [str(plain), str(zipped)]
+    first, second = lines
+    assert first == second | {"file": str(plain)}
+    assert first["language"] == "nno" and first["published"] == "2024-02-28"
+    assert first["title"] and len(first["paragraphs"]) >= 4
+    assert first["text"] == "\n".join(first["paragraphs"])
+
+
+def test_extract_reports_unreadable_files(capsys, tmp_path):
+    broken = tmp_path / "broken.html.gz"
+    broken.write_bytes(b"not gzip at all")
+    code, _, err = run_cli(capsys, "extract", str(broken))
+    assert code == 2 and "cannot read" in err
+
+
+def test_autocat_scores_front_pages(capsys, tmp_path):
+    accepted = tmp_path / "fjordposten.html"
+    accepted.write_bytes(page_from_demo("https://www.fjordposten.no/"))
+    silent = tmp_path / "bygdebloggen.html"
+    silent.write_bytes(page_from_demo("https://www.bygdebloggen.no/"))
+    code, out, _ = run_cli(capsys, "autocat", "--url", "https://www.fjordposten.no/", str(accepted), str(silent))
+    assert code == 0
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["score"] == 1.0 and first["status"] == "accepted" and first["front_page"] is True
+    assert first["evidence"]["main"].lower().startswith("ansvarlig redakt")
+    assert "presse.no/pfu/etiske-regler" in first["evidence"]["link"]
+    assert second["score"] == 0.0 and second["status"] == "rejected" and second["evidence"] == {}
+
+
+def test_db_url_and_status_follow_the_configured_server(corpus_db, capsys):
+    code, out, _ = run_cli(capsys, "db", "url")
+    assert code == 0 and out.strip() == corpus_db
+    code, out, _ = run_cli(capsys, "db", "status")
+    assert code == 0 and "reachable" in out
+    code, _, err = run_cli(capsys, "db", "stop")
+    assert code == 2 and "does not manage" in err
+
+
+def test_unreachable_database_is_a_clear_error(capsys, monkeypatch):
+    monkeypatch.setenv("AIRFLOW_CONN_WARC2CORPUS_DB", "postgresql://nobody:secret@127.0.0.1:1/none")
+    code, _, err = run_cli(capsys, "stats")
+    assert code == 2 and "cannot connect" in err and "secret" not in err
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).with_name("warc2corpus")
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    for command in ("db", "run", "stats", "extract", "autocat"):
+        assert command in result.stdout
