@@ -12,7 +12,7 @@ export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
 export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS ?= True
 
-.PHONY: install run test airflow bench clean
+.PHONY: install run test airflow bench env clean
 
 install: $(VENV)/.installed
 
@@ -46,6 +46,12 @@ airflow: $(AIRFLOW_HOME)/airflow.db
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_extract.py
+
+# `eval "$$(make -s env)"` gives a shell this project's Airflow and venv (for airflow CLI commands).
+env:
+	@echo 'export PATH="$(CURDIR)/$(BIN):$$PATH"'
+	@for v in AIRFLOW_HOME AIRFLOW__CORE__DAGS_FOLDER AIRFLOW__CORE__PLUGINS_FOLDER AIRFLOW__CORE__LOAD_EXAMPLES \
+		AIRFLOW__CORE__PARALLELISM AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS; do echo "export $$v='$${!v}'"; done
 
 clean:
 	rm -rf var/staging var/airflow
