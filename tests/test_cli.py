@@ -126,3 +126,15 @@ def test_console_script_is_installed():
     assert result.returncode == 0
     for command in ("db", "run", "stats", "extract", "autocat"):
         assert command in result.stdout
+
+
+def test_an_unreadable_file_is_recorded_and_the_others_still_load(corpus_db, staging_dir, capsys, tmp_path):
+    garbage = tmp_path / "CRAWL-20240301000000-00009.warc.gz"
+    garbage.write_bytes(b"this is no WARC file\n" * 10)
+    code, out, _ = run_cli(capsys, "run", str(garbage), str(WARC_1), "--crawl-job", "demo")
+    assert code == 1
+    assert "unreadable after byte 0" in out
+    code, out, _ = run_cli(capsys, "stats", "--json")
+    summary = json.loads(out)
+    assert summary["warc_files_by_status"] == {"failed": 1, "loaded": 1}
+    assert summary["documents"] == 7

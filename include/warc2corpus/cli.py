@@ -88,7 +88,7 @@ def summary_rows(results: list[dict]) -> list[tuple]:
         load = counts.get("load", {})
         rows.append((
             Path(result["warc_file"]).name,
-            result["status"] + (f" ({result['error']})" if result.get("error") else ""),
+            result["status"],
             counts.get("records", 0),
             counts.get("documents", 0),
             sum(counts.get("skipped", {}).values()),
@@ -121,6 +121,9 @@ def cmd_run(args) -> None:
     progress.finish()
     rows = summary_rows(results)
     print(format_table(SUMMARY_COLUMNS, rows))
+    for result in results:
+        if result.get("error"):
+            print(f"{Path(result['warc_file']).name}: {result['error']}")
     documents = sum(r[3] for r in rows)
     elapsed = time.monotonic() - started
     print(f"\n{len(results)} WARC files, {documents} documents extracted in {elapsed:.1f} s "

@@ -96,8 +96,10 @@ def build_document(record, extracted, crawl_job: str) -> dict:
 
 
 def _rejection(record_or_doc: dict, stage: str, reason: str) -> dict:
+    """A record that does not become a document: its back-pointer, host, stage and reason."""
     keys = ("warc_file", "record_offset", "record_id", "url", "harvest_time")
-    host = record_or_doc.get("host") or (dedup.host_and_path(record_or_doc["url"])[0] if record_or_doc.get("url") else None)
+    url = record_or_doc.get("url")
+    host = record_or_doc.get("host") or (dedup.host_and_path(url)[0] if url else None)
     return {**{k: record_or_doc.get(k) for k in keys}, "host": host, "stage": stage, "reason": reason}
 
 
@@ -150,9 +152,9 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     manifest = {"warc_file": warc_file, "crawl_job": crawl_job, "run_id": run_id}
     try:
         staging.write_jsonl(keys["extracted"], documents())
-    except Exception as exc:
+    except warcs.WarcReadError as exc:
         # The file cannot be read to its end: record why and let the run go on with the others.
-        error = f"{type(exc).__name__}: {exc}"
+        error = str(exc)
         log.error("%s failed after %d records: %s", warc_file, counts["records"], error)
         with db.connect() as conn:
             ledger.mark(conn, warc_file, "failed", counts={**counts, "skipped": dict(skipped)}, error=error,

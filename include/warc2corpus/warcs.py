@@ -20,6 +20,15 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 _NAME_TIMESTAMP = re.compile(r"(?:^|[-_])(\d{14})(?:\d{1,3})?(?=[-_.])")
 
 
+class WarcReadError(RuntimeError):
+    """A WARC file cannot be read on from some point; ``offset`` is where the last good record ended."""
+
+    def __init__(self, path: str, offset: int, cause: Exception):
+        super().__init__(f"{path}: unreadable after byte {offset}: {type(cause).__name__}: {cause}")
+        self.offset = offset
+        self.cause = cause
+
+
 @dataclass
 class Record:
     """One WARC record as the pipeline sees it. ``body`` is set only for candidate HTML captures."""
@@ -93,45 +102,55 @@ def read_records(path: str | Path) -> Iterator[Record]:
     """Yield every record of a WARC/ARC file; HTML responses with status 200 carry their body.
 
     The HTTP transfer and content encodings are undone by warcio; the body is still bytes.
+    Raises :class:`WarcReadError` when the file cannot be read on.
     """
     warc_file = str(path)
+    good_until = 0
     with open(path, "rb") as stream:
-        iterator = ArchiveIterator(stream, arc2warc=True)
-        for record in iterator:
-            headers = record.rec_headers
-            item = Record(
-                warc_file=warc_file,
-                offset=0,  # known once the record has been read (warcio reads to its end for it)
-                length=0,
-                record_type=record.rec_type,
-                record_id=headers.get_header("WARC-Record-ID"),
-                url=headers.get_header("WARC-Target-URI"),
-                harvest_time=_iso(parse_warc_date(headers.get_header("WARC-Date"))),
-            )
-            if record.rec_type == "response" and record.http_headers is not None:
-                try:
-                    item.http_status = int(record.http_headers.get_statuscode())
-                except (TypeError, ValueError):
-                    item.http_status = None
-                item.content_type = record.http_headers.get_header("Content-Type")
-                item.headers = dict(record.http_headers.headers)
-                if item.http_status != 200:
-                    item.skip_reason = "http_status"
-                elif not _is_html(item.content_type):
-                    item.skip_reason = "not_html"
-                elif item.harvest_time is None:
-                    item.skip_reason = "no_warc_date"  # a document's harvest time is never guessed
-                else:
-                    item.body = record.content_stream().read()
-            elif record.rec_type == "revisit":
-                item.skip_reason = "revisit"
-            elif record.rec_type == "response":
-                item.skip_reason = "no_http_headers"
+        try:
+            for item in _records(warc_file, ArchiveIterator(stream, arc2warc=True)):
+                good_until = item.offset + item.length
+                yield item
+        except Exception as exc:
+            raise WarcReadError(warc_file, good_until, exc) from exc
+
+
+def _records(warc_file: str, iterator: ArchiveIterator) -> Iterator[Record]:
+    for record in iterator:
+        headers = record.rec_headers
+        item = Record(
+            warc_file=warc_file,
+            offset=0,  # known once the record has been read (warcio reads to its end for it)
+            length=0,
+            record_type=record.rec_type,
+            record_id=headers.get_header("WARC-Record-ID"),
+            url=headers.get_header("WARC-Target-URI"),
+            harvest_time=_iso(parse_warc_date(headers.get_header("WARC-Date"))),
+        )
+        if record.rec_type == "response" and record.http_headers is not None:
+            try:
+                item.http_status = int(record.http_headers.get_statuscode())
+            except (TypeError, ValueError):
+                item.http_status = None
+            item.content_type = record.http_headers.get_header("Content-Type")
+            item.headers = dict(record.http_headers.headers)
+            if item.http_status != 200:
+                item.skip_reason = "http_status"
+            elif not _is_html(item.content_type):
+                item.skip_reason = "not_html"
+            elif item.harvest_time is None:
+                item.skip_reason = "no_warc_date"  # a document's harvest time is never guessed
             else:
-                item.skip_reason = "not_a_response"
-            item.offset = iterator.get_record_offset()
-            item.length = iterator.get_record_length()
-            yield item
+                item.body = record.content_stream().read()
+        elif record.rec_type == "revisit":
+            item.skip_reason = "revisit"
+        elif record.rec_type == "response":
+            item.skip_reason = "no_http_headers"
+        else:
+            item.skip_reason = "not_a_response"
+        item.offset = iterator.get_record_offset()
+        item.length = iterator.get_record_length()
+        yield item
 
 
 def _iso(value: datetime | None) -> str | None:
