@@ -5,7 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 
 # A local Airflow that lives in var/airflow and sees only this project's DAGs.
+# `make airflow AIRFLOW_PORT=8081` moves the UI (and the task execution API with it).
+AIRFLOW_PORT ?= 8080
 export AIRFLOW_HOME ?= $(CURDIR)/var/airflow
+export AIRFLOW__API__PORT := $(AIRFLOW_PORT)
+export AIRFLOW__CORE__EXECUTION_API_SERVER_URL := http://localhost:$(AIRFLOW_PORT)/execution/
 export AIRFLOW__CORE__DAGS_FOLDER := $(CURDIR)/dags
 export AIRFLOW__CORE__PLUGINS_FOLDER := $(CURDIR)/plugins
 export AIRFLOW__CORE__LOAD_EXAMPLES := False
@@ -50,7 +54,7 @@ bench: $(VENV)/.installed
 # `eval "$$(make -s env)"` gives a shell this project's Airflow and venv (for airflow CLI commands).
 env:
 	@echo 'export PATH="$(CURDIR)/$(BIN):$$PATH"'
-	@for v in AIRFLOW_HOME AIRFLOW__CORE__DAGS_FOLDER AIRFLOW__CORE__PLUGINS_FOLDER AIRFLOW__CORE__LOAD_EXAMPLES \
+	@for v in AIRFLOW_HOME AIRFLOW__API__PORT AIRFLOW__CORE__EXECUTION_API_SERVER_URL AIRFLOW__CORE__DAGS_FOLDER AIRFLOW__CORE__PLUGINS_FOLDER AIRFLOW__CORE__LOAD_EXAMPLES \
 		AIRFLOW__CORE__PARALLELISM AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS; do echo "export $$v='$${!v}'"; done
 
 clean:
