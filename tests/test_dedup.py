@@ -163,8 +163,8 @@ def test_earliest_capture_with_fractional_second_warc_dates():
 
     Both harvest times are spelled the way warcs.read_records spells them (Record.harvest_time).
     """
-    whole = warcs._iso(warcs.parse_warc_date("2019-04-12T09:30:00.000000Z"))
-    fraction = warcs._iso(warcs.parse_warc_date("2019-04-12T09:30:00.500000Z"))
+    whole = warcs.iso_utc(warcs.parse_warc_date("2019-04-12T09:30:00.000000Z"))
+    fraction = warcs.iso_utc(warcs.parse_warc_date("2019-04-12T09:30:00.500000Z"))
     assert whole < fraction  # the spelling orders like the time it names
     docs = [
         _doc("https://nrk.no/sak", TEXT, fraction, "a.warc.gz", 100),

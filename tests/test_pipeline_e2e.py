@@ -41,7 +41,6 @@ EXPECTED_REJECTIONS = {
     ("https://samtykke.fjordposten.no/", "filter", "host_unassessed"),
     ("https://www.fjordposten.no/logo.png", "read", "not_html"),
     ("https://www.fjordposten.no/finnes-ikke", "read", "http_status"),
-    ("https://www.fjordposten.no/", "read", "revisit"),
     ("https://www.fjordposten.no/tom-side", "dedup", "empty_text"),
 }
 
@@ -55,7 +54,8 @@ def corpus_snapshot(url: str) -> dict:
             "documents": rows("SELECT doc_id, host, url_path, url, text_sha1, language, published, harvest_time,"
                               " warc_file, record_offset, record_length, record_id, title, n_tokens FROM documents"),
             "paragraphs": rows("SELECT doc_id, seq, text, tokens, token_starts FROM paragraphs"),
-            "captures": rows("SELECT * FROM captures"),
+            "captures": rows("SELECT warc_file, record_offset, record_length, record_id, url, harvest_time, doc_id,"
+                             " record_type FROM captures"),
             "rejections": rows("SELECT warc_file, record_offset, url, stage, reason FROM rejections"),
             "publications": rows("SELECT host, score, status FROM publications"),
             "ledger": rows("SELECT path, status, capture_start FROM warc_files"),
@@ -110,7 +110,10 @@ def test_demo_filtered_skipped_and_deduplicated(demo_run):
     # The same text on another path is its own document.
     amp = by_path["/amp/nyheter/2024/02/ferja-innstilt"]
     assert amp[4] == article[4] and amp[0] != article[0]
-    assert len(snapshot["captures"]) == len(snapshot["documents"]) + 1
+    # The revisit of fjordposten's front page (next day) is a capture of the front page document.
+    front = by_path["/"]
+    assert sorted(c[7] for c in snapshot["captures"] if c[6] == front[0]) == ["response", "revisit"]
+    assert len(snapshot["captures"]) == len(snapshot["documents"]) + 2
     assert {(p.rsplit("/", 1)[1], s) for p, s, _ in snapshot["ledger"]} == {
         (WARC_1, "loaded"), (WARC_2, "loaded"), (WARC_3, "loaded")}
 

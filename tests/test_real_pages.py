@@ -69,12 +69,14 @@ def test_real_warc_end_to_end(samples, corpus_db, staging_dir):
     [result] = tasks.run_files([warc], "nordic")
     assert result["status"] == "loaded"
     assert result["counts"]["documents"] == 3
-    assert result["counts"]["skipped"] == {"not_a_response": 1, "revisit": 1}
+    assert result["counts"]["skipped"] == {"not_a_response": 1}
+    assert result["counts"]["revisits"] == 1
+    assert result["counts"]["load"]["revisits_resolved"] == 1  # the NRK revisit: a capture of the NRK page
     assert result["counts"]["filtered"] == {"host_unassessed": 1}
     with psycopg.connect(corpus_db) as conn:
         rows = conn.execute("SELECT host, language, published, title FROM documents ORDER BY host").fetchall()
         rejected = conn.execute("SELECT url, stage, reason FROM rejections ORDER BY stage").fetchall()
     assert [(h, lang) for h, lang, _, _ in rows] == [("www.dagbladet.no", "nob"), ("www.nrk.no", "nob")]
     assert [str(r[2]) for r in rows] == ["2024-05-09", "2024-08-05"]
-    assert {(s, r) for _, s, r in rejected} == {("filter", "host_unassessed"), ("read", "revisit")}
+    assert {(s, r) for _, s, r in rejected} == {("filter", "host_unassessed")}
     assert any("expressen.se" in url for url, _, _ in rejected)

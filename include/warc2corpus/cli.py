@@ -78,7 +78,7 @@ class Progress:
 
 
 SUMMARY_COLUMNS = ("WARC", "status", "records", "documents", "skipped", "filtered", "empty",
-                   "duplicates", "new in corpus")
+                   "duplicates", "revisits", "new in corpus")
 
 
 def summary_rows(results: list[dict]) -> list[tuple]:
@@ -95,6 +95,7 @@ def summary_rows(results: list[dict]) -> list[tuple]:
             sum(counts.get("filtered", {}).values()),
             counts.get("empty_text", 0),
             counts.get("later_captures_in_file", 0) + load.get("later_capture_of_corpus_document", 0),
+            f"{load.get('revisits_resolved', 0)}/{counts.get('revisits', 0)}",
             load.get("new_documents", 0),
         ))
     return rows
@@ -122,14 +123,13 @@ def cmd_run(args) -> None:
     rows = summary_rows(results)
     print(format_table(SUMMARY_COLUMNS, rows))
     for result in results:
-        if result.get("error"):
-            print(f"{Path(result['warc_file']).name}: {result['error']}")
+        error = result.get("error") or (result.get("read") or {}).get("error")
+        if error:
+            print(f"{Path(result['warc_file']).name}: {result['status']}: {error}")
     documents = sum(r[3] for r in rows)
     elapsed = time.monotonic() - started
     print(f"\n{len(results)} WARC files, {documents} documents extracted in {elapsed:.1f} s "
           f"({documents / max(elapsed, 1e-9):.1f} docs/s)")
-    if any(r["status"] == "failed" for r in results):
-        raise SystemExit(1)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from typing import Iterable
 from urllib.parse import urlsplit
 
 
@@ -38,21 +39,28 @@ def capture_order(doc: dict) -> tuple:
     return (doc["harvest_time"] or "", doc["warc_file"], doc["record_offset"])
 
 
-def deduplicate(docs: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
-    """Split a WARC's documents into (earliest capture per identity, later captures, empty texts)."""
-    earliest: dict[int, dict] = {}
-    later: list[dict] = []
-    empty: list[dict] = []
+def earliest_captures(docs: Iterable[dict]) -> dict[int, tuple]:
+    """For each document with text, the order key of its earliest capture among ``docs``."""
+    earliest: dict[int, tuple] = {}
     for doc in docs:
-        if not doc["n_tokens"]:
-            empty.append(doc)
-            continue
-        current = earliest.get(doc["doc_id"])
-        if current is None:
-            earliest[doc["doc_id"]] = doc
-        elif capture_order(doc) < capture_order(current):
-            later.append(current)
-            earliest[doc["doc_id"]] = doc
-        else:
-            later.append(doc)
-    return list(earliest.values()), later, empty
+        if doc["n_tokens"]:
+            order = capture_order(doc)
+            if doc["doc_id"] not in earliest or order < earliest[doc["doc_id"]]:
+                earliest[doc["doc_id"]] = order
+    return earliest
+
+
+def classify(doc: dict, earliest: dict[int, tuple]) -> str:
+    """'empty', 'earliest' or 'later' for a document, given :func:`earliest_captures`."""
+    if not doc["n_tokens"]:
+        return "empty"
+    return "earliest" if capture_order(doc) == earliest[doc["doc_id"]] else "later"
+
+
+def deduplicate(docs: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
+    """Split documents into (earliest capture per identity, later captures, empty texts)."""
+    earliest = earliest_captures(docs)
+    split: dict[str, list[dict]] = {"earliest": [], "later": [], "empty": []}
+    for doc in docs:
+        split[classify(doc, earliest)].append(doc)
+    return split["earliest"], split["later"], split["empty"]

@@ -42,27 +42,37 @@ def register(conn: psycopg.Connection, job: CrawlJob | str, path: Path) -> dict:
                capture_start = EXCLUDED.capture_start, crawl_job = EXCLUDED.crawl_job""",
         (str(path), job_name, size, mtime, capture_start),
     )
-    if row and row[4] == "loaded":  # the file changed since it was loaded: load it again
+    if row and row[4] in DONE:  # the file changed since it was processed: process it again
         conn.execute("UPDATE warc_files SET readmit = true WHERE path = %s", (str(path),))
-        return {"path": str(path), "capture_start": capture_start, "status": "loaded", "readmit": True}
+        return {"path": str(path), "capture_start": capture_start, "status": row[4], "readmit": True}
     return {"path": str(path), "capture_start": capture_start, "status": row[4] if row else "discovered",
             "readmit": False}
 
 
+# A file in one of these states has been dealt with; it is processed again only on request,
+# when it changed on disk, or when it is flagged for readmission.
+DONE = ("loaded", "partial", "quarantined")
+
+
 def mark(conn: psycopg.Connection, path: str, status: str, *, counts: dict | None = None,
-         error: str | None = None, capture_end: str | None = None,
+         error: str | None = None, error_class: str | None = None, last_good_offset: int | None = None,
+         layout: str | None = None, capture_end: str | None = None,
          started_at: datetime | None = None) -> None:
-    """Set a file's status (with counts, error and times); the caller owns the transaction."""
+    """Set a file's status (with counts, fault and times); the caller owns the transaction."""
+    done = status in DONE
     conn.execute(
-        """UPDATE warc_files SET status = %s,
-               counts = CASE WHEN %s::jsonb IS NULL THEN counts ELSE %s::jsonb END,
-               error = %s,
-               readmit = CASE WHEN %s = 'loaded' THEN false ELSE readmit END,
-               capture_end = coalesce(%s::timestamptz, capture_end),
-               started_at = coalesce(%s, started_at),
-               finished_at = CASE WHEN %s IN ('loaded', 'failed') THEN now() ELSE finished_at END
-           WHERE path = %s""",
-        (status, _json(counts), _json(counts), error, status, capture_end, started_at, status, path),
+        """UPDATE warc_files SET status = %(status)s,
+               counts = coalesce(%(counts)s::jsonb, counts),
+               error = %(error)s, error_class = %(error_class)s, last_good_offset = %(last_good_offset)s,
+               layout = coalesce(%(layout)s, layout),
+               readmit = CASE WHEN %(done)s THEN false ELSE readmit END,
+               capture_end = coalesce(%(capture_end)s::timestamptz, capture_end),
+               started_at = coalesce(%(started_at)s, started_at),
+               finished_at = CASE WHEN %(done)s THEN now() ELSE finished_at END
+           WHERE path = %(path)s""",
+        {"status": status, "counts": _json(counts), "error": error, "error_class": error_class,
+         "last_good_offset": last_good_offset, "layout": layout, "done": done, "capture_end": capture_end,
+         "started_at": started_at, "path": path},
     )
 
 

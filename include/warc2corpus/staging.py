@@ -13,10 +13,22 @@ import json
 import os
 import re
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from warc2corpus import settings
+
+
+class RowWriter:
+    def __init__(self, stream):
+        self.stream = stream
+        self.count = 0
+
+    def write(self, row: dict) -> None:
+        self.stream.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
+        self.stream.write("\n")
+        self.count += 1
 
 
 class Staging:
@@ -31,18 +43,25 @@ class Staging:
     def path(self, key: str) -> Path:
         return self.base / key
 
-    def write_jsonl(self, key: str, rows: Iterable[dict]) -> int:
+    @contextmanager
+    def writer(self, key: str) -> Iterator["RowWriter"]:
+        """Write rows one at a time; the file appears under its key only when the block succeeds."""
         target = self.path(key)
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(target.name + f".tmp{os.getpid()}")
-        count = 0
-        with gzip.open(temporary, "wt", encoding="utf-8", compresslevel=3) as out:
+        try:
+            with gzip.open(temporary, "wt", encoding="utf-8", compresslevel=3) as out:
+                rows = RowWriter(out)
+                yield rows
+            os.replace(temporary, target)
+        finally:
+            temporary.unlink(missing_ok=True)
+
+    def write_jsonl(self, key: str, rows: Iterable[dict]) -> int:
+        with self.writer(key) as out:
             for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
-                out.write("\n")
-                count += 1
-        os.replace(temporary, target)
-        return count
+                out.write(row)
+        return out.count
 
     def read_jsonl(self, key: str) -> Iterator[dict]:
         with gzip.open(self.path(key), "rt", encoding="utf-8") as lines:

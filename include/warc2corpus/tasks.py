@@ -7,6 +7,7 @@ filter -> deduplicate -> load (each per WARC).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import time
@@ -18,6 +19,7 @@ from typing import Callable, Iterable
 
 from warc2corpus import autocat, db, dedup, ledger, publications
 from warc2corpus.crawljobs import CrawlJob
+from warc2corpus.limits import Limits, TimeLimitExceeded, time_limit
 from warc2corpus.staging import Staging
 
 log = logging.getLogger(__name__)
@@ -56,7 +58,7 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
             if row["readmit"]:
                 selected.append({"warc_file": row["path"], "crawl_job": job.name})
                 continue
-            if row["status"] == "loaded" and not reprocess:
+            if row["status"] in ledger.DONE and not reprocess:
                 continue
             if ledger.in_interval(row["capture_start"], interval):
                 selected.append({"warc_file": row["path"], "crawl_job": job.name})
@@ -103,81 +105,138 @@ def _rejection(record_or_doc: dict, stage: str, reason: str) -> dict:
     return {**{k: record_or_doc.get(k) for k in keys}, "host": host, "stage": stage, "reason": reason}
 
 
+def _wayback_skip(record, capture) -> str | None:
+    """Wayback's own redirect and not-found responses are not documents."""
+    if capture is None or record.skip_reason != "http_status":
+        return None
+    if record.http_status == 404:
+        return "wayback_not_found"
+    if record.http_status and 300 <= record.http_status < 400:
+        return "wayback_redirect"
+    return None
+
+
+def _revisit(record) -> dict:
+    return {**record.provenance(), "refers_to": record.refers_to, "refers_to_url": record.refers_to_url,
+            "payload_digest": record.payload_digest, "profile": record.profile}
+
+
 def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | None = None,
-                 on_progress: Callable[[Counter], None] | None = None) -> dict:
-    """Read one WARC, extract every HTML page, score its front pages; stage the results."""
-    from warc2corpus import extract, warcs
+                 limits: Limits | None = None, on_progress: Callable[[Counter], None] | None = None) -> dict:
+    """Read one WARC, extract every HTML page, score its front pages; stage the results.
+
+    However broken the file, this returns: a file read up to a fault is ``partial`` (what came
+    before is staged), one with nothing readable is ``quarantined``.
+    """
+    from warc2corpus import extract, wayback, warcs
 
     staging = staging or Staging()
+    limits = limits or Limits.from_environment()
     started = datetime.now(timezone.utc)
     clock = time.monotonic()
     counts: Counter = Counter()
     skipped: Counter = Counter()
     rejections: list[dict] = []
+    revisits: list[dict] = []
     front_pages: list[dict] = []
     latest_capture = None
+    reader = warcs.WarcReader(warc_file, limits)
+
+    def skip(record, reason: str, stage: str = "read") -> None:
+        skipped[reason] += 1
+        if reason not in NOT_DOCUMENT_REASONS:
+            rejections.append(_rejection(record.provenance(), stage, reason))
 
     def documents() -> Iterable[dict]:
         nonlocal latest_capture
-        for record in warcs.read_records(warc_file):
+        for record in reader.records():
             counts["records"] += 1
             counts[f"type:{record.record_type}"] += 1
             if record.harvest_time and (latest_capture is None or record.harvest_time > latest_capture):
                 latest_capture = record.harvest_time
+            capture = wayback.parse_url(record.url)
+            if record.record_type == "revisit":
+                counts["revisits"] += 1
+                revisits.append(_revisit(record))
+                continue
             if record.skip_reason:
-                skipped[record.skip_reason] += 1
-                if record.skip_reason not in NOT_DOCUMENT_REASONS:
-                    rejections.append(_rejection(record.provenance(), "read", record.skip_reason))
+                skip(record, _wayback_skip(record, capture) or record.skip_reason)
                 continue
             html = extract.decode_html(record.body, record.content_type)
+            record_url = None
+            if capture or wayback.has_markers(html):
+                kind = wayback.page_kind(html, record.http_status)
+                if kind != "page":
+                    skip(record, f"wayback_{kind}")
+                    continue
+                html = wayback.restore(html)
+                if capture:  # the document is the original page, captured when Wayback says
+                    record_url = record.url
+                    record = dataclasses.replace(record, url=capture.original_url,
+                                                 harvest_time=warcs.iso_utc(capture.capture_time))
             host, _ = dedup.host_and_path(record.url)
             if autocat.is_front_page(record.url) and not autocat.host_is_skipped(host):
                 page = autocat.score_page(html)
                 front_pages.append({**record.provenance(), "host": host, "score": page.score,
                                     "evidence": page.evidence})
             try:
-                document = build_document(record, extract.extract(html, record.url), crawl_job)
+                with time_limit(limits.extraction_seconds):
+                    document = build_document(record, extract.extract(html, record.url), crawl_job)
+            except TimeLimitExceeded:
+                log.warning("extraction of %s at %s:%d took longer than %g s: skipped", record.url, warc_file,
+                            record.offset, limits.extraction_seconds)
+                skip(record, "timeout", "extract")
+                continue
             except Exception as exc:  # one bad page never stops the file
                 log.warning("extraction failed for %s at %s:%d: %r", record.url, warc_file, record.offset, exc)
-                skipped["extraction_error"] += 1
-                rejections.append(_rejection(record.provenance(), "extract", "extraction_error"))
+                skip(record, "extraction_error", "extract")
                 continue
+            document.update(record_url=record_url, payload_digest=record.payload_digest,
+                            digest_ok=record.digest_ok)
             counts["documents"] += 1
+            counts["digest_mismatch"] += record.digest_ok is False
             if on_progress and counts["documents"] % 10 == 0:
                 on_progress(counts)
             yield document
 
     keys = {name: _warc_key(staging, crawl_job, run_id, warc_file, f"{name}.jsonl.gz")
-            for name in ("extracted", "front_pages", "read_rejections")}
+            for name in ("extracted", "front_pages", "read_rejections", "revisits")}
     manifest = {"warc_file": warc_file, "crawl_job": crawl_job, "run_id": run_id}
-    try:
-        staging.write_jsonl(keys["extracted"], documents())
-    except warcs.WarcReadError as exc:
-        # The file cannot be read to its end: record why and let the run go on with the others.
-        error = str(exc)
-        log.error("%s failed after %d records: %s", warc_file, counts["records"], error)
+    staging.write_jsonl(keys["extracted"], documents())
+    outcome = reader.outcome
+    elapsed = time.monotonic() - clock
+    summary = {**counts, "skipped": dict(skipped), "front_pages": len(front_pages), "seconds": round(elapsed, 3),
+               "layout": outcome.layout, "read": outcome.status}
+    fault = {"error": outcome.error, "error_class": outcome.error_class,
+             "last_good_offset": outcome.last_good_offset if outcome.status != "complete" else None}
+    if outcome.status == "unreadable":
+        log.error("%s quarantined: nothing readable (%s)", warc_file, outcome.error)
         with db.connect() as conn:
-            ledger.mark(conn, warc_file, "failed", counts={**counts, "skipped": dict(skipped)}, error=error,
-                        started_at=started)
+            ledger.mark(conn, warc_file, "quarantined", counts=summary, started_at=started, layout=outcome.layout,
+                        **fault)
             conn.commit()
-        return {**manifest, "status": "failed", "error": error, "counts": {**counts, "skipped": dict(skipped)}}
+        staging.remove(_warc_prefix(staging, crawl_job, run_id, warc_file))
+        return {**manifest, "status": "quarantined", "error": outcome.error, "counts": summary}
     staging.write_jsonl(keys["front_pages"], front_pages)
     staging.write_jsonl(keys["read_rejections"], rejections)
-    elapsed = time.monotonic() - clock
-    summary = {**counts, "skipped": dict(skipped), "front_pages": len(front_pages),
-               "seconds": round(elapsed, 3)}
+    staging.write_jsonl(keys["revisits"], revisits)
     with db.connect() as conn:
-        ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started)
+        ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started,
+                    layout=outcome.layout, **fault)
         conn.commit()
-    log.info("%s: %d records read, %d documents extracted (%.1f docs/s), skipped %s",
+    if outcome.status == "partial":
+        log.error("%s is partial: read %d records up to byte %d, then %s", warc_file, outcome.records,
+                  outcome.last_good_offset, outcome.error)
+    log.info("%s: %d records read, %d documents extracted (%.1f docs/s), %d revisits, skipped %s",
              warc_file, counts["records"], counts["documents"], counts["documents"] / max(elapsed, 1e-9),
-             dict(skipped))
+             counts["revisits"], dict(skipped))
     return {
         **manifest,
         "status": "extracted",
+        "read": {"status": outcome.status, **fault},
         "capture_end": latest_capture,
         "staged": {"documents": keys["extracted"], "front_pages": keys["front_pages"],
-                   "rejections": [keys["read_rejections"]]},
+                   "revisits": keys["revisits"], "rejections": [keys["read_rejections"]]},
         "counts": summary,
     }
 
@@ -250,29 +309,40 @@ def filter_warc(manifest: dict, allow_list: dict, *, staging: Staging | None = N
     }
 
 
+CAPTURE_KEYS = ("warc_file", "record_offset", "record_length", "record_id", "url", "harvest_time", "doc_id",
+                "record_url", "payload_digest", "digest_ok")
+
+
 def dedup_warc(manifest: dict, *, staging: Staging | None = None) -> dict:
     """Drop empty texts; keep the earliest capture per document within the file (the load step
-    settles earliest-wins against the corpus)."""
+    settles earliest-wins against the corpus). Two passes over the staged file: memory holds
+    one small tuple per document, not the documents."""
     if manifest["status"] != "extracted":
         return manifest
     staging = staging or Staging()
-    earliest, later, empty = dedup.deduplicate(list(staging.read_jsonl(manifest["staged"]["documents"])))
+    source = manifest["staged"]["documents"]
+    earliest = dedup.earliest_captures(staging.read_jsonl(source))
     warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
     keys = {name: _warc_key(staging, job, run, warc_file, f"{name}.jsonl.gz")
             for name in ("unique", "later_captures", "dedup_rejections")}
-    staging.write_jsonl(keys["unique"], earliest)
-    staging.write_jsonl(keys["later_captures"],
-                        ({k: d[k] for k in ("warc_file", "record_offset", "record_length", "record_id", "url",
-                                            "harvest_time", "doc_id")} for d in later))
-    staging.write_jsonl(keys["dedup_rejections"], (_rejection(d, "dedup", "empty_text") for d in empty))
+    with staging.writer(keys["unique"]) as unique, staging.writer(keys["later_captures"]) as later, \
+            staging.writer(keys["dedup_rejections"]) as empty:
+        for doc in staging.read_jsonl(source):
+            kind = dedup.classify(doc, earliest)
+            if kind == "earliest":
+                unique.write(doc)
+            elif kind == "later":
+                later.write({k: doc.get(k) for k in CAPTURE_KEYS})
+            else:
+                empty.write(_rejection(doc, "dedup", "empty_text"))
     log.info("%s: %d distinct documents, %d later captures of them, %d empty texts dropped",
-             warc_file, len(earliest), len(later), len(empty))
+             warc_file, unique.count, later.count, empty.count)
     return {
         **manifest,
         "staged": {**manifest["staged"], "documents": keys["unique"], "later_captures": keys["later_captures"],
                    "rejections": [*manifest["staged"]["rejections"], keys["dedup_rejections"]]},
-        "counts": {**manifest["counts"], "distinct_in_file": len(earliest),
-                   "later_captures_in_file": len(later), "empty_text": len(empty)},
+        "counts": {**manifest["counts"], "distinct_in_file": unique.count,
+                   "later_captures_in_file": later.count, "empty_text": empty.count},
     }
 
 
@@ -284,15 +354,20 @@ def load_warc_results(manifest: dict, *, staging: Staging | None = None) -> dict
         return manifest
     staging = staging or Staging()
     staged = manifest["staged"]
-    documents = list(staging.read_jsonl(staged["documents"]))
-    later = list(staging.read_jsonl(staged["later_captures"]))
-    rejections = [r for key in staged["rejections"] for r in staging.read_jsonl(key)]
+    final_status = "partial" if manifest["read"]["status"] == "partial" else "loaded"
     with db.connect() as conn:
-        outcome = load.load_warc(conn, manifest["warc_file"], documents, later, rejections,
-                                 manifest["counts"], manifest.get("capture_end"))
+        outcome = load.load_warc(
+            conn, manifest["warc_file"],
+            documents=lambda: staging.read_jsonl(staged["documents"]),
+            later_captures=lambda: staging.read_jsonl(staged["later_captures"]),
+            rejections=(r for key in staged["rejections"] for r in staging.read_jsonl(key)),
+            revisits=staging.read_jsonl(staged["revisits"]),
+            status=final_status, counts=manifest["counts"], capture_end=manifest.get("capture_end"),
+            fault=manifest["read"],
+        )
     staging.remove(_warc_prefix(staging, manifest["crawl_job"], manifest["run_id"], manifest["warc_file"]))
-    log.info("%s loaded: %s", manifest["warc_file"], outcome)
-    return {**{k: v for k, v in manifest.items() if k != "staged"}, "status": "loaded",
+    log.info("%s %s: %s", manifest["warc_file"], final_status, outcome)
+    return {**{k: v for k, v in manifest.items() if k != "staged"}, "status": final_status,
             "counts": {**manifest["counts"], "load": outcome}}
 
 

@@ -1,37 +1,50 @@
-"""Reading WARC (and ARC) files: which records are candidate documents, with full provenance.
+"""Reading WARC and ARC files as they come from real archives: which records are candidate
+documents, with full provenance, and how far a file could be read.
 
-Every record the reader meets is reported, either as an HTML capture to extract or as a skip with
-its reason, so a file's counts always add up to the records read.
+Every record the reader meets is reported, either as an HTML capture to extract, a revisit to
+resolve, or a skip with its reason, so a file's counts always add up to the records read. No file
+makes the reader raise: a fault ends the reading and is described in :class:`ReadOutcome`
+(``partial`` when records came before it, ``unreadable`` when none did).
+
+Layouts: plain WARC/ARC, gzip per record (offsets are those of the gzip members, as in CDX
+indexes), whole-file gzip and lz4 frames (offsets count bytes of the decompressed stream).
+A gzip file is scanned member by member first, because a corrupt or truncated member can make a
+reader stop, or return a short record, without a word.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import gzip
+import hashlib
+import io
 import re
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import ChunkedDataReader, DecompressingBufferedReader
+from warcio.exceptions import ArchiveLoadFailed
+
+from warc2corpus.limits import Limits
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+GZIP_MAGIC = b"\x1f\x8b"
+LZ4_MAGIC = b"\x04\x22\x4d\x18"
+CONTENT_ENCODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br"}
 
 # IIPC / Heritrix names: PREFIX-YYYYMMDDhhmmss[mmm]-SERIAL-... (the timestamp is the file's start)
 _NAME_TIMESTAMP = re.compile(r"(?:^|[-_])(\d{14})(?:\d{1,3})?(?=[-_.])")
 
 
-class WarcReadError(RuntimeError):
-    """A WARC file cannot be read on from some point; ``offset`` is where the last good record ended."""
-
-    def __init__(self, path: str, offset: int, cause: Exception):
-        super().__init__(f"{path}: unreadable after byte {offset}: {type(cause).__name__}: {cause}")
-        self.offset = offset
-        self.cause = cause
-
-
 @dataclass
 class Record:
-    """One WARC record as the pipeline sees it. ``body`` is set only for candidate HTML captures."""
+    """One WARC record as the pipeline sees it. ``body`` (decoded HTTP entity) is set only for
+    candidate HTML captures."""
 
     warc_file: str
     offset: int
@@ -39,11 +52,17 @@ class Record:
     record_type: str
     record_id: str | None
     url: str | None
-    harvest_time: str | None  # WARC-Date, ISO 8601 UTC
+    harvest_time: str | None  # WARC-Date, ISO 8601 UTC, fixed width
     http_status: int | None = None
     content_type: str | None = None
     body: bytes | None = None
     skip_reason: str | None = None
+    payload_digest: str | None = None   # normalised "sha1:BASE32"
+    digest_ok: bool | None = None       # None: no digest to check
+    refers_to: str | None = None        # revisits
+    refers_to_url: str | None = None
+    profile: str | None = None
+    short: bool = False                 # the block ended before its Content-Length
     headers: dict = field(default_factory=dict)
 
     def provenance(self) -> dict:
@@ -56,6 +75,26 @@ class Record:
             "harvest_time": self.harvest_time,
         }
 
+
+@dataclass
+class ReadOutcome:
+    """How far a file was read. ``status``: complete, partial or unreadable."""
+
+    layout: str = "unknown"
+    status: str = "complete"
+    error_class: str | None = None
+    error: str | None = None
+    last_good_offset: int = 0
+    records: int = 0
+
+    def fault(self, error_class: str, error: str) -> None:
+        self.status = "partial" if self.records else "unreadable"
+        self.error_class, self.error = error_class, error
+
+
+# ---------------------------------------------------------------------------------------------
+# Dates and names
+# ---------------------------------------------------------------------------------------------
 
 def capture_time_from_name(path: str | Path) -> datetime | None:
     """The start timestamp in an IIPC/Heritrix-style file name, or None."""
@@ -72,7 +111,10 @@ def parse_warc_date(value: str | None) -> datetime | None:
         return None
     text = value.strip()
     if re.fullmatch(r"\d{14}", text):  # ARC dates
-        return datetime.strptime(text, "%Y%m%d%H%M%S").replace(tzinfo=timezone.utc)
+        try:
+            return datetime.strptime(text, "%Y%m%d%H%M%S").replace(tzinfo=timezone.utc)
+        except ValueError:
+            return None
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
@@ -80,13 +122,17 @@ def parse_warc_date(value: str | None) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
 
 
+def iso_utc(value: datetime | None) -> str | None:
+    """UTC, fixed width (always microseconds), so that comparing the strings compares the times."""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ") if value else None
+
+
 def first_record_date(path: str | Path) -> datetime | None:
     """The WARC-Date of the first record that has one (reads only the start of the file)."""
-    with open(path, "rb") as stream:
-        for record in ArchiveIterator(stream, arc2warc=True):
-            date = parse_warc_date(record.rec_headers.get_header("WARC-Date"))
-            if date:
-                return date
+    for record in WarcReader(path, Limits()).records():
+        date = parse_warc_date(record.harvest_time)
+        if date:
+            return date
     return None
 
 
@@ -94,65 +140,339 @@ def file_capture_start(path: str | Path) -> datetime | None:
     return capture_time_from_name(path) or first_record_date(path)
 
 
+# ---------------------------------------------------------------------------------------------
+# Digests
+# ---------------------------------------------------------------------------------------------
+
+def normalise_digest(value: str | None) -> tuple[str, bytes] | None:
+    """("sha1", raw digest) from "sha1:BASE32" or "sha1:<hex>" (other hashlib algorithms too)."""
+    if not value or ":" not in value:
+        return None
+    algorithm, _, encoded = value.strip().partition(":")
+    algorithm = algorithm.lower().replace("-", "")
+    if algorithm not in hashlib.algorithms_available:
+        return None
+    encoded = encoded.strip()
+    try:
+        if re.fullmatch(r"[0-9a-fA-F]+", encoded) and len(encoded) == 2 * hashlib.new(algorithm).digest_size:
+            return algorithm, bytes.fromhex(encoded)
+        return algorithm, base64.b32decode(encoded.upper() + "=" * (-len(encoded) % 8))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def digest_label(parsed: tuple[str, bytes] | None) -> str | None:
+    if parsed is None:
+        return None
+    algorithm, raw = parsed
+    return f"{algorithm}:{base64.b32encode(raw).decode('ascii')}"
+
+
+def check_payload_digest(parsed: tuple[str, bytes] | None, raw_payload: bytes, chunked: bool) -> bool | None:
+    """Does the digest match the payload as stored, or (chunked) the de-chunked body? None: no digest."""
+    if parsed is None:
+        return None
+    algorithm, expected = parsed
+    if hashlib.new(algorithm, raw_payload).digest() == expected:
+        return True
+    if chunked:
+        dechunked = _read_bounded(ChunkedDataReader(io.BytesIO(raw_payload)), len(raw_payload) + 1)
+        return dechunked is not None and hashlib.new(algorithm, dechunked).digest() == expected
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# The reader
+# ---------------------------------------------------------------------------------------------
+
 def _is_html(content_type: str | None) -> bool:
     return bool(content_type) and content_type.split(";")[0].strip().lower() in HTML_TYPES
 
 
-def read_records(path: str | Path) -> Iterator[Record]:
-    """Yield every record of a WARC/ARC file; HTML responses with status 200 carry their body.
+def _read_bounded(stream: BinaryIO, limit: int) -> bytes | None:
+    """Up to ``limit`` bytes; None when the stream holds more (or cannot be decoded)."""
+    try:
+        data = stream.read(limit + 1)
+    except (zlib.error, OSError, ValueError, EOFError):
+        return None
+    return None if len(data) > limit else data
 
-    The HTTP transfer and content encodings are undone by warcio; the body is still bytes.
-    Raises :class:`WarcReadError` when the file cannot be read on.
+
+def decode_payload(raw: bytes, transfer_encoding: str | None, content_encoding: str | None,
+                   limit: int) -> bytes | None:
+    """Undo chunking and gzip/deflate/br; None when the result would exceed ``limit`` bytes.
+
+    A body that claims an encoding it does not have is passed on as it is (warcio falls back the
+    same way), since servers often mislabel.
     """
-    warc_file = str(path)
-    good_until = 0
+    encoding = CONTENT_ENCODINGS.get((content_encoding or "").strip().lower())
+    if transfer_encoding and "chunked" in transfer_encoding.lower():
+        stream: BinaryIO = ChunkedDataReader(io.BytesIO(raw), decomp_type=encoding)
+    elif encoding:
+        stream = DecompressingBufferedReader(io.BytesIO(raw), decomp_type=encoding)
+    else:
+        return raw if len(raw) <= limit else None
+    decoded = _read_bounded(stream, limit)
+    if decoded is None and len(raw) <= limit:
+        return raw
+    return decoded
+
+
+def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
+    """Check a gzip file member by member, decompressing without keeping the output.
+
+    Returns (offset of the first bad member or of trailing garbage, else None; the error; the
+    number of good members before it). Blank padding between members is allowed.
+    """
+    members, offset, member_start = 0, 0, 0
+    decompressor = None
     with open(path, "rb") as stream:
+        data = b""
+        while True:
+            if not data:
+                data = stream.read(1 << 20)
+                if not data:
+                    break
+            if decompressor is None:  # at a member boundary
+                stripped = data.lstrip(b"\r\n\t \x00")
+                offset += len(data) - len(stripped)
+                data, member_start = stripped, offset
+                if not data:
+                    continue
+                if len(data) < 2:
+                    data += stream.read(1 << 20)
+                if data[:2] != GZIP_MAGIC:
+                    return member_start, f"not gzip data at byte {member_start}", members
+                decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            try:
+                decompressor.decompress(data, 1 << 20)
+            except zlib.error as exc:
+                return member_start, f"corrupt gzip member at byte {member_start}: {exc}", members
+            if decompressor.eof:
+                rest = decompressor.unused_data
+                offset += len(data) - len(rest)
+                data, decompressor = rest, None
+                members += 1
+            else:
+                rest = decompressor.unconsumed_tail
+                offset += len(data) - len(rest)
+                data = rest
+    if decompressor is not None:
+        return member_start, f"truncated gzip member at byte {member_start}", members
+    return None, None, members
+
+
+class WarcReader:
+    """Reads one file; iterate :meth:`records`, then look at :attr:`outcome`."""
+
+    def __init__(self, path: str | Path, limits: Limits):
+        self.path = str(path)
+        self.limits = limits
+        self.outcome = ReadOutcome()
+        self.is_arc = False
+
+    def records(self) -> Iterator[Record]:
         try:
-            for item in _records(warc_file, ArchiveIterator(stream, arc2warc=True)):
-                good_until = item.offset + item.length
-                yield item
-        except Exception as exc:
-            raise WarcReadError(warc_file, good_until, exc) from exc
+            size = Path(self.path).stat().st_size
+            with open(self.path, "rb") as probe:
+                magic = probe.read(4)
+        except OSError as exc:
+            self.outcome.fault(type(exc).__name__, str(exc))
+            return
+        if size == 0:
+            self.outcome.layout = "empty"
+            return
+        self.is_arc = _starts_like_arc(self.path, magic)
+        if magic[:2] == GZIP_MAGIC:
+            yield from self._gzip(size)
+        elif magic == LZ4_MAGIC:
+            yield from self._lz4()
+        else:
+            yield from self._plain(size)
 
+    # -- layouts ---------------------------------------------------------------------------------
 
-def _records(warc_file: str, iterator: ArchiveIterator) -> Iterator[Record]:
-    for record in iterator:
-        headers = record.rec_headers
-        item = Record(
-            warc_file=warc_file,
-            offset=0,  # known once the record has been read (warcio reads to its end for it)
+    def _gzip(self, size: int) -> Iterator[Record]:
+        self.outcome.layout = "gzip-per-record"
+        bad_at, error, members = scan_gzip_members(self.path)
+        if members == 0 and bad_at == 0:
+            self.outcome.fault("CorruptGzip", error)
+            return
+        if _is_whole_file_gzip(self.path):
+            # One gzip member around many records: read the decompressed stream.
+            self.outcome.layout = "gzip-whole-file"
+            with gzip.open(self.path, "rb") as stream:
+                yield from self._iterate_guarded(stream)
+            return
+        with open(self.path, "rb") as stream:
+            yield from self._iterate_guarded(stream, stop_at=bad_at)
+        if bad_at is not None and self.outcome.status == "complete":
+            self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
+
+    def _lz4(self) -> Iterator[Record]:
+        self.outcome.layout = "lz4"
+        try:
+            import lz4.frame
+        except ImportError:
+            self.outcome.fault("UnsupportedCompression", "lz4-compressed file and the lz4 package is not installed")
+            return
+        with lz4.frame.open(self.path, "rb") as stream:
+            yield from self._iterate_guarded(stream)
+
+    def _plain(self, size: int) -> Iterator[Record]:
+        self.outcome.layout = "arc" if self.is_arc else "warc"
+        with open(self.path, "rb") as stream:
+            yield from self._iterate_guarded(stream)
+            if self.outcome.status == "complete" and self.outcome.records:
+                # Where reading stopped against the file size: anything but blank padding left
+                # over means the reader gave up early without saying so.
+                stream.seek(self.outcome.last_good_offset)
+                rest = stream.read(1 << 16)
+                if rest.strip(b"\r\n\t \x00"):
+                    self.outcome.fault("UnreadBytes", f"{size - self.outcome.last_good_offset} bytes after byte "
+                                       f"{self.outcome.last_good_offset} are not records")
+
+    def _iterate_guarded(self, stream: BinaryIO, stop_at: int | None = None) -> Iterator[Record]:
+        try:
+            yield from self._iterate(stream, stop_at)
+        except Exception as exc:  # noqa: BLE001 - a file's fault is reported, never raised
+            self.outcome.fault(type(exc).__name__, _first_line(exc))
+
+    def _iterate(self, stream: BinaryIO, stop_at: int | None = None) -> Iterator[Record]:
+        """Records one behind the reader: a record that came up short of its Content-Length is
+        truncated only if the file ends after it (some ARC writers miscount, and go on)."""
+        iterator = ArchiveIterator(stream, arc2warc=True)
+        held: Record | None = None
+        fault: Exception | None = None
+        try:
+            for warc_record in iterator:
+                record = self._record(warc_record)
+                record.offset = iterator.get_record_offset()
+                if stop_at is not None and record.offset >= stop_at:
+                    break
+                record.length = iterator.get_record_length()
+                if held is not None:
+                    yield self._count(held)
+                held = record
+        except Exception as exc:  # noqa: BLE001 - the record before the fault still counts
+            fault = exc
+        if held is not None:
+            truncated = held.short and fault is None
+            if truncated:
+                held.skip_reason, held.body = "truncated_record", None
+            yield self._count(held)
+            if truncated:
+                self.outcome.fault("TruncatedRecord", f"the file ends inside the record at byte {held.offset}")
+        if fault is not None:
+            raise fault
+
+    def _count(self, record: Record) -> Record:
+        self.outcome.records += 1
+        if record.skip_reason != "truncated_record":
+            self.outcome.last_good_offset = record.offset + record.length
+        return record
+
+    # -- one record ------------------------------------------------------------------------------
+
+    def _record(self, warc_record) -> Record:
+        headers = warc_record.rec_headers
+        record = Record(
+            warc_file=self.path,
+            offset=0,    # known once read: warcio reads a record to its end to tell
             length=0,
-            record_type=record.rec_type,
+            record_type=warc_record.rec_type,
             record_id=headers.get_header("WARC-Record-ID"),
             url=headers.get_header("WARC-Target-URI"),
-            harvest_time=_iso(parse_warc_date(headers.get_header("WARC-Date"))),
+            harvest_time=iso_utc(parse_warc_date(headers.get_header("WARC-Date"))),
         )
-        if record.rec_type == "response" and record.http_headers is not None:
-            try:
-                item.http_status = int(record.http_headers.get_statuscode())
-            except (TypeError, ValueError):
-                item.http_status = None
-            item.content_type = record.http_headers.get_header("Content-Type")
-            item.headers = dict(record.http_headers.headers)
-            if item.http_status != 200:
-                item.skip_reason = "http_status"
-            elif not _is_html(item.content_type):
-                item.skip_reason = "not_html"
-            elif item.harvest_time is None:
-                item.skip_reason = "no_warc_date"  # a document's harvest time is never guessed
-            else:
-                item.body = record.content_stream().read()
-        elif record.rec_type == "revisit":
-            item.skip_reason = "revisit"
-        elif record.rec_type == "response":
-            item.skip_reason = "no_http_headers"
+        digest = normalise_digest(headers.get_header("WARC-Payload-Digest"))
+        record.payload_digest = digest_label(digest)
+        if warc_record.rec_type == "revisit":
+            record.skip_reason = "revisit"
+            record.refers_to = headers.get_header("WARC-Refers-To")
+            record.refers_to_url = headers.get_header("WARC-Refers-To-Target-URI")
+            record.profile = headers.get_header("WARC-Profile")
+            return record
+        if warc_record.rec_type != "response":
+            record.skip_reason = "not_a_response"
+            return record
+        http = warc_record.http_headers
+        if http is None or not http.statusline:
+            record.skip_reason = "no_http_headers"
+            return record
+        try:
+            record.http_status = int(http.get_statuscode())
+        except (TypeError, ValueError):
+            record.http_status = None
+        record.content_type = http.get_header("Content-Type")
+        record.headers = dict(http.headers)
+        if record.http_status != 200:
+            record.skip_reason = "http_status"
+        elif not _is_html(record.content_type):
+            record.skip_reason = "not_html"
+        elif record.harvest_time is None:
+            record.skip_reason = "no_warc_date"  # a document's harvest time is never guessed
+        elif (warc_record.length or 0) > self.limits.max_record_bytes:
+            record.skip_reason = "too_large"     # skipped without reading it into memory
         else:
-            item.skip_reason = "not_a_response"
-        item.offset = iterator.get_record_offset()
-        item.length = iterator.get_record_length()
-        yield item
+            self._read_body(warc_record, record, digest)
+        return record
+
+    def _read_body(self, warc_record, record: Record, digest) -> None:
+        stream = warc_record.raw_stream
+        raw = stream.read(self.limits.max_record_bytes + 1)
+        if len(raw) > self.limits.max_record_bytes:
+            record.skip_reason = "too_large"
+            return
+        # Fewer bytes than its Content-Length (ARC writers miscount lengths, so WARC records only).
+        record.short = not self.is_arc and bool(getattr(stream, "limit", 0))
+        http = warc_record.http_headers
+        transfer = http.get_header("Transfer-Encoding")
+        record.digest_ok = check_payload_digest(digest, raw, bool(transfer and "chunked" in transfer.lower()))
+        body = decode_payload(raw, transfer, http.get_header("Content-Encoding"), self.limits.max_decoded_bytes)
+        if body is None:
+            record.skip_reason = "too_large"
+        elif not body.strip():
+            record.skip_reason = "empty_body"
+        else:
+            record.body = body
 
 
-def _iso(value: datetime | None) -> str | None:
-    """UTC, fixed width (always microseconds), so that comparing the strings compares the times."""
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ") if value else None
+def _starts_like_arc(path: str, magic: bytes) -> bool:
+    """ARC files begin with their filedesc:// header record."""
+    try:
+        if magic[:2] == GZIP_MAGIC:
+            with gzip.open(path, "rb") as stream:
+                start = stream.read(11)
+        else:
+            with open(path, "rb") as stream:
+                start = stream.read(11)
+    except (OSError, EOFError, zlib.error):
+        return False
+    return start == b"filedesc://"
+
+
+def _is_whole_file_gzip(path: str) -> bool:
+    """warcio refuses a gzip member that goes on past its first record: try the first record."""
+    with open(path, "rb") as stream:
+        iterator = ArchiveIterator(stream, arc2warc=True)
+        try:
+            next(iterator)
+            next(iterator)
+        except StopIteration:
+            return False
+        except ArchiveLoadFailed as exc:
+            return "non-chunked gzip" in str(exc)
+        except Exception:  # noqa: BLE001 - any other fault shows in the real reading
+            return False
+    return False
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0][:500]
+
+
+def read_records(path: str | Path, limits: Limits | None = None) -> Iterator[Record]:
+    """Every record of a file, for callers that do not need the outcome."""
+    yield from WarcReader(path, limits or Limits()).records()

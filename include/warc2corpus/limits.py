@@ -1,0 +1,67 @@
+"""Limits that keep one bad record from costing a whole run: size, decoded size, extraction time.
+
+Defaults suit news pages; each can be set by an environment variable.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+
+class TimeLimitExceeded(Exception):
+    """Raised inside a block that ran longer than its limit."""
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    try:
+        number = float(value)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number, not {value!r}") from exc
+    if number <= 0:
+        raise ValueError(f"{name} must be positive, not {value!r}")
+    return number
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_record_bytes: int = 20 * 2**20      # WARC block of an HTML response; larger ones are skipped unread
+    max_decoded_bytes: int = 40 * 2**20     # the page after gzip/br decoding (a bound against bombs)
+    extraction_seconds: float = 30.0        # per document
+
+    @classmethod
+    def from_environment(cls) -> "Limits":
+        return cls(
+            max_record_bytes=int(_env_float("WARC2CORPUS_MAX_RECORD_MB", 20) * 2**20),
+            max_decoded_bytes=int(_env_float("WARC2CORPUS_MAX_DECODED_MB", 40) * 2**20),
+            extraction_seconds=_env_float("WARC2CORPUS_EXTRACTION_SECONDS", 30.0),
+        )
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Raise :class:`TimeLimitExceeded` in the block after ``seconds`` (wall clock).
+
+    Uses SIGALRM, so it only acts in the main thread of a POSIX process (Airflow task processes
+    and the CLI); elsewhere the block runs unlimited.
+    """
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeLimitExceeded(f"took longer than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
