@@ -148,7 +148,9 @@ def cmd_stats(args) -> None:
     for title, key in (("by language", "by_language"), ("by publication", "by_publication"),
                        ("by harvest year", "by_harvest_year"), ("WARC files by status", "warc_files_by_status"),
                        ("publications by status", "publications_by_status"),
-                       ("records not in the corpus, by stage:reason", "rejections_by_reason")):
+                       ("records not in the corpus, by stage:reason", "rejections_by_reason"),
+                       ("records skipped while reading (ledger), by reason", "skipped_records_by_reason"),
+                       ("revisit records", "revisits"), ("payload digests of captures", "payload_digests")):
         print(f"\n{title}:")
         for name, count in summary[key].items() or [("-", 0)]:
             print(f"  {name:<40} {count:>8}")
@@ -159,7 +161,7 @@ def cmd_stats(args) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def _read_page(path: str) -> str:
-    from warc2corpus.extract import decode_html
+    from warc2corpus.charsets import decode_html
 
     try:
         raw = Path(path).read_bytes()
@@ -171,14 +173,20 @@ def _read_page(path: str) -> str:
 
 
 def cmd_extract(args) -> None:
-    from warc2corpus import extract, language
+    from warc2corpus import extract, language, wayback
 
     for path in args.files:
-        page = extract.extract(_read_page(path), args.url)
+        # A saved Wayback Machine page is restored and named by its original URL, as in a run.
+        source = wayback.unwrap(_read_page(path), args.url)
+        page = extract.extract(source.html, source.url) if source.kind == "page" else extract.Extracted()
         text = "\n".join(page.paragraphs)
-        print(json.dumps({"file": path, "url": args.url, "title": page.title, "author": page.author,
-                          "published": page.published, "language": language.identify(text),
-                          "paragraphs": page.paragraphs, "text": text}, ensure_ascii=False))
+        result = {"file": path, "url": source.url, "title": page.title, "author": page.author,
+                  "published": page.published, "language": language.identify(text),
+                  "paragraphs": page.paragraphs, "text": text}
+        if source.capture or source.kind != "page":
+            result["wayback"] = {"url": args.url, "kind": source.kind,
+                                 "capture_time": source.capture.capture_time.isoformat() if source.capture else None}
+        print(json.dumps(result, ensure_ascii=False))
 
 
 def cmd_autocat(args) -> None:

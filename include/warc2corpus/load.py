@@ -49,10 +49,19 @@ _CAPTURES_OF_RESOLVED = """
     ON CONFLICT DO NOTHING"""
 
 
+def _without_nul(value):
+    """PostgreSQL text cannot hold NUL characters, which broken pages do contain."""
+    if isinstance(value, str):
+        return value.replace("\x00", "") if "\x00" in value else value
+    if isinstance(value, list):
+        return [_without_nul(v) for v in value]
+    return value
+
+
 def _copy(cur: psycopg.Cursor, table: str, columns: Iterable[str], rows: Iterable[tuple]) -> None:
     with cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
         for row in rows:
-            copy.write_row(row)
+            copy.write_row(tuple(_without_nul(value) for value in row))
 
 
 def load_warc(conn: psycopg.Connection, warc_file: str, *, documents: Callable[[], Iterable[dict]],

@@ -25,4 +25,17 @@ def corpus_summary(conn: psycopg.Connection) -> dict:
         "rejections_by_reason": pairs(
             "SELECT stage || ':' || reason, count(*) FROM rejections GROUP BY 1 ORDER BY 2 DESC, 1"
         ),
+        # Records skipped while reading, by reason, as the ledger counted them per file.
+        "skipped_records_by_reason": pairs(
+            "SELECT s.key, sum(s.value::bigint)::bigint FROM warc_files, jsonb_each_text(counts->'skipped') s"
+            " GROUP BY 1 ORDER BY 2 DESC, 1"
+        ),
+        "revisits": pairs(
+            "SELECT CASE WHEN doc_id IS NULL THEN 'unresolved' ELSE 'resolved' END, count(*) FROM revisits"
+            " GROUP BY 1 ORDER BY 1"
+        ),
+        "payload_digests": pairs(
+            "SELECT CASE digest_ok WHEN true THEN 'verified' WHEN false THEN 'mismatch' ELSE 'absent' END,"
+            " count(*) FROM captures WHERE record_type = 'response' GROUP BY 1 ORDER BY 1"
+        ),
     }

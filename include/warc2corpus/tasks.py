@@ -105,9 +105,11 @@ def _rejection(record_or_doc: dict, stage: str, reason: str) -> dict:
     return {**{k: record_or_doc.get(k) for k in keys}, "host": host, "stage": stage, "reason": reason}
 
 
-def _wayback_skip(record, capture) -> str | None:
+def _wayback_skip(record) -> str | None:
     """Wayback's own redirect and not-found responses are not documents."""
-    if capture is None or record.skip_reason != "http_status":
+    from warc2corpus import wayback
+
+    if record.skip_reason != "http_status" or wayback.parse_url(record.url) is None:
         return None
     if record.http_status == 404:
         return "wayback_not_found"
@@ -128,7 +130,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     However broken the file, this returns: a file read up to a fault is ``partial`` (what came
     before is staged), one with nothing readable is ``quarantined``.
     """
-    from warc2corpus import extract, wayback, warcs
+    from warc2corpus import charsets, extract, wayback, warcs
 
     staging = staging or Staging()
     limits = limits or Limits.from_environment()
@@ -154,31 +156,28 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
             counts[f"type:{record.record_type}"] += 1
             if record.harvest_time and (latest_capture is None or record.harvest_time > latest_capture):
                 latest_capture = record.harvest_time
-            capture = wayback.parse_url(record.url)
             if record.record_type == "revisit":
                 counts["revisits"] += 1
                 revisits.append(_revisit(record))
                 continue
             if record.skip_reason:
-                skip(record, _wayback_skip(record, capture) or record.skip_reason)
+                skip(record, _wayback_skip(record) or record.skip_reason)
                 continue
-            html = extract.decode_html(record.body, record.content_type)
-            record_url = None
-            if capture or wayback.has_markers(html):
-                kind = wayback.page_kind(html, record.http_status)
-                if kind != "page":
-                    skip(record, f"wayback_{kind}")
-                    continue
-                html = wayback.restore(html)
-                if capture:  # the document is the original page, captured when Wayback says
-                    record_url = record.url
-                    record = dataclasses.replace(record, url=capture.original_url,
-                                                 harvest_time=warcs.iso_utc(capture.capture_time))
+            page = wayback.unwrap(charsets.decode_html(record.body, record.content_type), record.url,
+                                  record.http_status)
+            if page.kind != "page":
+                skip(record, f"wayback_{page.kind}")
+                continue
+            html, record_url = page.html, None
+            if page.capture:  # the document is the original page, captured when Wayback says
+                record_url = record.url
+                record = dataclasses.replace(record, url=page.url,
+                                             harvest_time=warcs.iso_utc(page.capture.capture_time))
             host, _ = dedup.host_and_path(record.url)
             if autocat.is_front_page(record.url) and not autocat.host_is_skipped(host):
-                page = autocat.score_page(html)
-                front_pages.append({**record.provenance(), "host": host, "score": page.score,
-                                    "evidence": page.evidence})
+                front = autocat.score_page(html)
+                front_pages.append({**record.provenance(), "host": host, "score": front.score,
+                                    "evidence": front.evidence})
             try:
                 with time_limit(limits.extraction_seconds):
                     document = build_document(record, extract.extract(html, record.url), crawl_job)

@@ -306,7 +306,7 @@ class WarcReader:
             return
         with open(self.path, "rb") as stream:
             yield from self._iterate_guarded(stream, stop_at=bad_at)
-        if bad_at is not None and self.outcome.status == "complete":
+        if bad_at is not None:  # the scan names the cause better than where warcio tripped over it
             self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
 
     def _lz4(self) -> Iterator[Record]:
@@ -341,11 +341,15 @@ class WarcReader:
     def _iterate(self, stream: BinaryIO, stop_at: int | None = None) -> Iterator[Record]:
         """Records one behind the reader: a record that came up short of its Content-Length is
         truncated only if the file ends after it (some ARC writers miscount, and go on)."""
-        iterator = ArchiveIterator(stream, arc2warc=True)
+        # ARC records are converted only in ARC files: warcio reads garbage in a WARC file as an
+        # ARC record, which must end the reading instead.
+        iterator = ArchiveIterator(stream, arc2warc=self.is_arc)
         held: Record | None = None
         fault: Exception | None = None
         try:
             for warc_record in iterator:
+                if not self.is_arc and warc_record.format != "warc":
+                    raise ArchiveLoadFailed(f"not a WARC record at byte {iterator.get_record_offset()}")
                 record = self._record(warc_record)
                 record.offset = iterator.get_record_offset()
                 if stop_at is not None and record.offset >= stop_at:
@@ -469,8 +473,10 @@ def _is_whole_file_gzip(path: str) -> bool:
 
 
 def _first_line(exc: Exception) -> str:
+    """The first line of an error, with unprintable bytes escaped (errors quote file content)."""
     text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0][:500]
+    line = text.splitlines()[0][:500]
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in line)
 
 
 def read_records(path: str | Path, limits: Limits | None = None) -> Iterator[Record]:

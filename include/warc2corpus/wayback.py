@@ -95,3 +95,24 @@ def restore(html: str) -> str:
     html = _ARCHIVED_COMMENT.sub("", html)
     html = _TIMINGS_COMMENT.sub("", html)
     return _REWRITTEN_LINK.sub("", html)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page as the corpus should see it: restored when it came through the Wayback Machine."""
+
+    html: str
+    url: str | None
+    kind: str                       # 'page', 'redirect' or 'not_found'
+    capture: WaybackUrl | None      # set when the URL was a Wayback URL
+
+
+def unwrap(html: str, url: str | None, http_status: int | None = None) -> Page:
+    """Restore a Wayback capture (by its URL or its inserted markers) and name the original URL;
+    any other page comes back as it is."""
+    capture = parse_url(url)
+    if capture is None and not has_markers(html) and not _INTERSTITIAL.search(html):
+        return Page(html, url, "page", None)
+    kind = page_kind(html, http_status)
+    restored = restore(html) if kind == "page" else html
+    return Page(restored, capture.original_url if capture else url, kind, capture)

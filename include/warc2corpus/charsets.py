@@ -1,0 +1,88 @@
+"""Decoding a page's bytes to text: the HTTP header's charset, then the page's own declaration,
+then detection. Legacy labels are read as browsers read them (WHATWG): iso-8859-1 as windows-1252,
+gb2312 as gb18030, big5 as big5hkscs, so pages labelled with the narrower set still decode."""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9._:-]+)", re.IGNORECASE)
+_BROWSER_READS_AS = {"latin-1": "cp1252", "iso8859-1": "cp1252", "ascii": "cp1252",
+                     "gb2312": "gb18030", "gbk": "gb18030", "big5": "big5hkscs", "euc_kr": "cp949"}
+_TAGS = re.compile(r"<script.*?</script>|<style.*?</style>|<[^>]*>", re.IGNORECASE | re.DOTALL)
+_TYPOGRAPHY = set("«»–—‘’‚“”„•…€£©®™°±·×÷§¶†‡‰′″¼½¾\ufffd")  # and bytes cp1252 leaves undefined
+SNIFF_BYTES = 4096
+DETECT_BYTES = 64 * 1024
+
+
+def codec_for(label: str | None) -> str | None:
+    """Python's codec for a charset label (None when unknown), widened as browsers widen it."""
+    if not label:
+        return None
+    try:
+        name = codecs.lookup(label.strip().strip("\"'")).name
+    except LookupError:
+        return None
+    return _BROWSER_READS_AS.get(name, name)
+
+
+def declared_charset(body: bytes, content_type: str | None = None) -> str | None:
+    if content_type:
+        match = _HEADER_CHARSET.search(content_type)
+        if match and codec_for(match.group(1)):
+            return codec_for(match.group(1))
+    if body[:3] == codecs.BOM_UTF8:
+        return "utf-8"
+    match = _META_CHARSET.search(body[:SNIFF_BYTES])
+    return codec_for(match.group(1).decode("ascii", "replace")) if match else None
+
+
+def detect_charset(body: bytes) -> str | None:
+    """charset-normalizer's best guess over the start of the page."""
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(body[:DETECT_BYTES]).best()
+    return codec_for(best.encoding) if best else None
+
+
+def looks_like_western_text(text: str) -> bool:
+    """How a Norwegian (or other Western) page reads in windows-1252: mostly ASCII letters, and its
+    other characters are Latin letters (æ, ø, å, é ...) or typography. Cyrillic, CJK or Big5 bytes
+    read that way give mostly high letters, or symbols such as ¤ ¡ ¦ ³."""
+    visible = _TAGS.sub(" ", text)
+    letters = [ch for ch in visible if ch.isalpha()]
+    high = [ch for ch in visible if ord(ch) > 127 and not ch.isspace()]
+    if not high:
+        return True
+    high_letters = [ch for ch in high if ch.isalpha()]
+    odd = [ch for ch in high if not ch.isalpha() and ch not in _TYPOGRAPHY]
+    return (len(high_letters) <= 0.5 * max(len(letters), 1) and len(odd) <= 0.2 * len(high)
+            and all(ord(ch) < 0x250 for ch in high_letters))
+
+
+def decode_html(body: bytes, content_type: str | None = None) -> str:
+    """Text of a page. A declaration the bytes contradict (undecodable) is not trusted: UTF-8 is
+    tried, then windows-1252 when the result reads as Western text, then detection; the last
+    resort replaces what cannot be decoded."""
+    declared = declared_charset(body, content_type)
+    if declared:
+        try:
+            return body.decode(declared)
+        except UnicodeDecodeError:
+            pass
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    western = body.decode("cp1252", errors="replace")
+    if looks_like_western_text(western[:DETECT_BYTES]):
+        return western
+    detected = detect_charset(body)
+    if detected:
+        try:
+            return body.decode(detected)
+        except UnicodeDecodeError:
+            return body.decode(detected, errors="replace")
+    return western
