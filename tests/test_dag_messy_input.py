@@ -1,0 +1,37 @@
+"""No input file can fail a DAG run: broken WARCs next to good ones, through the real DAG."""
+
+from __future__ import annotations
+
+import shutil
+
+import psycopg
+
+from conftest import DEMO_WARCS
+from test_dag import load_dag_module
+
+
+def test_broken_files_never_fail_the_dag_run(tmp_path, monkeypatch, corpus_db, staging_dir, airflow_db):
+    warcs = tmp_path / "warcs"
+    warcs.mkdir()
+    shutil.copy(DEMO_WARCS / "DEMO-20240301120000-00000.warc.gz", warcs)
+    (warcs / "EMPTY-20240301000000-00001.warc.gz").write_bytes(b"")
+    (warcs / "GARBAGE-20240301000000-00002.warc.gz").write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
+    good = (DEMO_WARCS / "DEMO-20240302120000-00001.warc.gz").read_bytes()
+    (warcs / "CUT-20240302000000-00003.warc.gz").write_bytes(good[: len(good) * 2 // 3])
+    config = tmp_path / "config" / "crawl_jobs.yaml"
+    config.parent.mkdir()
+    config.write_text(f"crawl_jobs:\n  - name: messy\n    directory: {warcs}\n")
+    monkeypatch.setenv("WARC2CORPUS_CRAWL_JOBS", str(config))
+
+    run = load_dag_module("dag_messy").dag.test()
+    assert run.state == "success"
+    with psycopg.connect(corpus_db) as conn:
+        ledger = {path.rsplit("/", 1)[1]: (status, error) for path, status, error in
+                  conn.execute("SELECT path, status, error FROM warc_files").fetchall()}
+        documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+    assert ledger["DEMO-20240301120000-00000.warc.gz"] == ("loaded", None)
+    assert ledger["EMPTY-20240301000000-00001.warc.gz"][0] == "loaded"  # nothing in it, nothing wrong
+    assert ledger["GARBAGE-20240301000000-00002.warc.gz"][0] == "quarantined"
+    assert ledger["CUT-20240302000000-00003.warc.gz"][0] == "partial"
+    assert all(error for status, error in ledger.values() if status in ("partial", "quarantined"))
+    assert documents >= 7
