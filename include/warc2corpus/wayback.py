@@ -30,7 +30,6 @@ _TOOLBAR = re.compile(r"<!--\s*BEGIN WAYBACK TOOLBAR INSERT\s*-->.*?<!--\s*END W
                       re.IGNORECASE | re.DOTALL)
 _ARCHIVED_COMMENT = re.compile(r"<!--\s*FILE ARCHIVED ON.*?-->", re.IGNORECASE | re.DOTALL)
 _TIMINGS_COMMENT = re.compile(r"<!--\s*playback timings.*?-->", re.IGNORECASE | re.DOTALL)
-_MARKERS = re.compile(r"End Wayback Rewrite JS Include|BEGIN WAYBACK TOOLBAR INSERT|FILE ARCHIVED ON", re.IGNORECASE)
 _INTERSTITIAL = re.compile(r"Got an HTTP 3\d\d response at crawl time", re.IGNORECASE)
 _NOT_ARCHIVED = re.compile(
     r"The Wayback Machine has not archived that URL|Hrm\.\s*</?\w*[^>]*>?\s*The Wayback Machine"
@@ -70,9 +69,14 @@ def parse_url(url: str | None) -> WaybackUrl | None:
     return WaybackUrl(match.group("timestamp"), (match.group("modifier") or "").lower(), original)
 
 
+MARKERS = ("End Wayback Rewrite JS Include", "BEGIN WAYBACK TOOLBAR INSERT", "FILE ARCHIVED ON")
+INTERSTITIAL_MARKER = "response at crawl time"
+
+
 def has_markers(html: str) -> bool:
-    """Does the page carry what the Wayback Machine inserts into its rewritten view?"""
-    return bool(_MARKERS.search(html))
+    """Does the page carry what the Wayback Machine inserts into its rewritten view? (Plain
+    substring tests: this runs on every page, and Wayback writes the markers exactly so.)"""
+    return any(marker in html for marker in MARKERS)
 
 
 def page_kind(html: str, http_status: int | None = None) -> str:
@@ -111,7 +115,7 @@ def unwrap(html: str, url: str | None, http_status: int | None = None) -> Page:
     """Restore a Wayback capture (by its URL or its inserted markers) and name the original URL;
     any other page comes back as it is."""
     capture = parse_url(url)
-    if capture is None and not has_markers(html) and not _INTERSTITIAL.search(html):
+    if capture is None and not has_markers(html) and INTERSTITIAL_MARKER not in html:
         return Page(html, url, "page", None)
     kind = page_kind(html, http_status)
     restored = restore(html) if kind == "page" else html
