@@ -146,9 +146,12 @@ SITES = {
         front_intro=(
             "Ukeskrift Nord kommer ut hver torsdag med nyheter fra kysten og fjordene i nord.",
         ),
+        # Only weak evidence: the word "redaktøren" and a bare link to the Norwegian Press
+        # Association's front door, no named declaration, no link to a code: a person decides.
         footer=(
             "<p>Ukeskrift Nord – ukeavisa for kysten</p>\n"
-            "<p>Ansvarlig redaktør: Per Strand</p>"
+            '<p>Spørsmål om innholdet? <a href="mailto:red@ukeskrift-nord.no">Skriv til redaktøren</a>.</p>\n'
+            '<p><a href="https://presse.no/">Norsk Presseforbund</a></p>'
         ),
         extra_headlines=(("/fiskeri/2024/02/kvotene", "Kystfiskerne venter på nye kvoter"),),
     ),
