@@ -16,7 +16,7 @@ export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
 export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS ?= True
 
-.PHONY: install run test airflow bench env clean
+.PHONY: install run test eval airflow bench env clean
 
 install: $(VENV)/.installed
 
@@ -47,6 +47,10 @@ test: $(VENV)/.installed
 airflow: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/airflow standalone
+
+# The quality gate alone (`make test` runs it too, in tests/test_eval_gate.py): exit 1 on any drop.
+eval: $(VENV)/.installed
+	$(BIN)/warc2corpus eval
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_extract.py

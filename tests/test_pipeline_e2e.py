@@ -2,8 +2,8 @@
 
 The demo world (demo/README.md): fjordposten, dalen-tidend and sapmi-aviisa declare a responsible
 editor and a press-ethics code (accepted); bygdebloggen declares nothing (rejected); ukeskrift-nord
-names an editor but links no code (uncertain); samtykke.fjordposten.no is a consent host autoCat
-ignores (unassessed).
+shows only weak evidence, "redaktøren" and a bare presse.no link (uncertain); samtykke.fjordposten.no
+is a consent host autoCat ignores (unassessed).
 """
 
 from __future__ import annotations

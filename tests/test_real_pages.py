@@ -58,25 +58,25 @@ def test_fundus_dates_titles_and_norwegian(samples):
 
 
 def test_real_warc_end_to_end(samples, corpus_db, staging_dir):
-    """The Nordic dev WARC: article pages only, so no host is assessed until a person decides."""
-    from warc2corpus import db, publications, tasks
+    """The Nordic dev WARC: article pages only, no front page; autoCat decides from their footers
+    (NRK and Dagbladet name their responsible editor; Expressen's Swedish lines are not Norwegian)."""
+    from warc2corpus import tasks
 
     warc = samples / "news_fundus" / "nordic_dev_pages.warc.gz"
-    with db.connect() as conn:
-        for host in ("www.dagbladet.no", "www.nrk.no"):
-            publications.decide(conn, host, "accepted", by="test", note="Ansvarlig redaktør in the footer")
-        conn.commit()
     [result] = tasks.run_files([warc], "nordic")
     assert result["status"] == "loaded"
     assert result["counts"]["documents"] == 3
     assert result["counts"]["skipped"] == {"not_a_response": 1}
     assert result["counts"]["revisits"] == 1
     assert result["counts"]["load"]["revisits_resolved"] == 1  # the NRK revisit: a capture of the NRK page
-    assert result["counts"]["filtered"] == {"host_unassessed": 1}
+    assert result["counts"]["filtered"] == {"host_rejected": 1}
     with psycopg.connect(corpus_db) as conn:
         rows = conn.execute("SELECT host, language, published, title FROM documents ORDER BY host").fetchall()
         rejected = conn.execute("SELECT url, stage, reason FROM rejections ORDER BY stage").fetchall()
+        hosts = {h: (s, e) for h, s, e in conn.execute("SELECT host, status, editors FROM host_status")}
     assert [(h, lang) for h, lang, _, _ in rows] == [("www.dagbladet.no", "nob"), ("www.nrk.no", "nob")]
     assert [str(r[2]) for r in rows] == ["2024-05-09", "2024-08-05"]
-    assert {(s, r) for _, s, r in rejected} == {("filter", "host_unassessed")}
+    assert {(s, r) for _, s, r in rejected} == {("filter", "host_rejected")}
+    assert hosts == {"www.dagbladet.no": ("accepted", ["Frode Hansen"]), "www.nrk.no": ("accepted", ["Vibeke Fürst Haugen"]),
+                     "www.expressen.se": ("rejected", [])}
     assert any("expressen.se" in url for url, _, _ in rejected)

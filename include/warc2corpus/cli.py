@@ -144,10 +144,14 @@ def cmd_stats(args) -> None:
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
         return
-    print(f"documents: {summary['documents']}   tokens: {summary['tokens']}   captures: {summary['captures']}")
+    print(f"documents: {summary['documents']}   tokens: {summary['tokens']}   captures: {summary['captures']}"
+          f"   withdrawn (host rejected later, not counted): {summary['withdrawn_documents']}")
     for title, key in (("by language", "by_language"), ("by publication", "by_publication"),
                        ("by harvest year", "by_harvest_year"), ("WARC files by status", "warc_files_by_status"),
                        ("publications by status", "publications_by_status"),
+                       ("documents by page type", "by_page_type"),
+                       ("page-type ratio (share of documents)", "page_type_ratio"),
+                       ("paragraphs dropped from kept documents, by reason", "dropped_paragraphs_by_reason"),
                        ("records not in the corpus, by stage:reason", "rejections_by_reason"),
                        ("records skipped while reading (ledger), by reason", "skipped_records_by_reason"),
                        ("revisit records", "revisits"), ("payload digests of captures", "payload_digests")):
@@ -182,6 +186,7 @@ def cmd_extract(args) -> None:
         text = "\n".join(page.paragraphs)
         result = {"file": path, "url": source.url, "title": page.title, "author": page.author,
                   "published": page.published, "language": language.identify(text),
+                  "page_type": page.page_type, "dropped": page.dropped,
                   "paragraphs": page.paragraphs, "text": text}
         if source.capture or source.kind != "page":
             result["wayback"] = {"url": args.url, "kind": source.kind,
@@ -193,11 +198,72 @@ def cmd_autocat(args) -> None:
     from warc2corpus import autocat
 
     for path in args.files:
-        page = autocat.score_page(_read_page(path))
+        html = _read_page(path)
+        kind = autocat.page_kind(args.url) if args.url else "front"  # article pages: outside the article only
+        page = autocat.score_page(html, args.url, kind=kind)
+        baseline = autocat.score_page_autocat2(html)
         print(json.dumps({"file": path, "url": args.url,
-                          "front_page": autocat.is_front_page(args.url) if args.url else None,
-                          "score": page.score, "status": autocat.status_for(page.score),
-                          "evidence": page.evidence}, ensure_ascii=False))
+                          "front_page": autocat.is_front_page(args.url) if args.url else None, "kind": kind,
+                          "score": page.score, "status": autocat.status_for(page.score), "editors": page.editors,
+                          "evidence": page.evidence,
+                          "autocat2": {"score": baseline.score, "status": baseline.status}}, ensure_ascii=False))
+
+
+# ---------------------------------------------------------------------------------------------
+# eval, lang: the quality gate and the language stage on plain text
+# ---------------------------------------------------------------------------------------------
+
+def cmd_eval(args) -> None:
+    """Score the pipeline on the shared samples against the pinned baseline; exit 1 on any drop."""
+    from warc2corpus import evaluation
+
+    samples = Path(args.samples) if args.samples else evaluation.samples_dir()
+    if not samples.is_dir():
+        print(f"warc2corpus eval: samples not found at {samples} (set WARC2CORPUS_SAMPLES); nothing measured")
+        return
+    baseline = Path(args.baseline) if args.baseline else evaluation.BASELINE
+    report = evaluation.run(samples, heldout=Path(args.heldout) if args.heldout else None,
+                            progress=lambda message: print(f"... {message}", file=sys.stderr))
+    if args.update_baseline:
+        evaluation.write_baseline(report, baseline)
+        print(f"baseline written: {baseline}")
+    pins = evaluation.load_baseline(baseline) if baseline.exists() else {}
+    print(evaluation.format_report(report, pins))
+    if args.json:
+        print(json.dumps({"figures": report.values(), "details": report.details}, ensure_ascii=False))
+    if not pins:
+        print(f"\nno baseline at {baseline}: nothing to compare (--update-baseline writes one)")
+        raise SystemExit(1)
+    failures = evaluation.compare(report, pins)
+    if failures:
+        print("\nQUALITY GATE FAILED:")
+        print("\n".join("  " + failure for failure in failures))
+        raise SystemExit(1)
+    print(f"\nquality gate passed: {len(pins)} figures at or better than their pins")
+
+
+def cmd_lang(args) -> None:
+    """The language of each input line (stdin without files), one JSON object per line."""
+    from warc2corpus import language
+
+    def lines():
+        if not args.files:
+            yield from (("-", line) for line in sys.stdin)
+            return
+        for path in args.files:
+            try:
+                with open(path, encoding="utf-8") as stream:
+                    yield from ((path, line) for line in stream)
+            except OSError as exc:
+                _fail(f"cannot read {path}: {exc}")
+
+    for source, line in lines():
+        text = line.rstrip("\n")
+        if not text.strip():
+            continue
+        print(json.dumps({"file": source, "text": text, "language": language.identify(text),
+                          "best_guess": language.classify(text), "words": len(language.words(text))},
+                         ensure_ascii=False), flush=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -224,6 +290,25 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("files", nargs="+", metavar="FILE")
         sub.add_argument("--url", help="the page's URL")
         sub.set_defaults(handler=handler)
+
+    evaluate = commands.add_parser("eval", help="the quality gate: our figures on ../shared/samples beside "
+                                                "trafilatura and htmldate alone, against eval/baseline.json")
+    evaluate.add_argument("--samples", help="the samples folder (default: $WARC2CORPUS_SAMPLES or ../shared/samples)")
+    evaluate.add_argument("--baseline", help="the pinned figures (default: eval/baseline.json)")
+    evaluate.add_argument("--heldout", metavar="DIR", help="also measure nb.txt / nn.txt / da.txt sentence files "
+                                                          "(one sentence a line) in DIR; not pinned")
+    evaluate.add_argument("--update-baseline", action="store_true", help="pin the figures measured now")
+    evaluate.add_argument("--json", action="store_true", help="also print the figures and details as JSON")
+    evaluate.set_defaults(handler=cmd_eval)
+
+    lang = commands.add_parser("lang", help="the language of each line of the files (stdin without files), "
+                                            "one JSON line each")
+    lang.add_argument("files", nargs="*", metavar="FILE")
+    lang.set_defaults(handler=cmd_lang)
+
+    from warc2corpus import cli_publications  # publications list/show/review/import/export, autocat-eval
+
+    cli_publications.add_commands(commands)
     return parser
 
 

@@ -1,20 +1,31 @@
-"""Turning a page's HTML into a clean document: text as paragraphs, title, author, publication date.
+"""Turning a page's HTML into a clean document: text as paragraphs, title, author, publication date,
+page type, and what was dropped from the text and why.
 
-trafilatura does the extraction; with metadata it runs htmldate itself, so its date *is* the
-htmldate publication date and no second date pass over the same page is made.
+The page is parsed once (lxml, through trafilatura's loader) and the tree serves everything:
+trafilatura extracts from it (with metadata it runs htmldate itself, so its date *is* the htmldate
+publication date, in htmldate's ``original_date`` mode, and no second date pass is made), the page
+type and the link texts are read from it, and the site template (``template``) is built from it.
+
+trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
+reason: ``title`` (the headline repeated as the first paragraph: it is stored as the title),
+``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts),
+``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
+(photo credits), ``boilerplate`` (short interface phrases: newsletter, subscription, sharing,
+cookie prompts), ``template`` (text the site's pages have in common, see ``template``) and
+``unnatural`` (see ``naturalness``). When trafilatura finds no text, the page's own content
+blocks that are not template (see ``template``) are the fallback text.
 """
 
 from __future__ import annotations
 
-import codecs
 import logging
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
-log = logging.getLogger(__name__)
+from warc2corpus.charsets import decode_html  # noqa: F401 - decoding a page precedes extracting it
 
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE)
-_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9._:-]+)", re.IGNORECASE)
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -23,32 +34,9 @@ class Extracted:
     author: str | None = None
     published: str | None = None  # YYYY-MM-DD
     paragraphs: list[str] = field(default_factory=list)
-
-
-def _codec(name: str | None) -> str | None:
-    if not name:
-        return None
-    try:
-        return codecs.lookup(name.strip().strip("\"'")).name
-    except LookupError:
-        return None
-
-
-def decode_html(body: bytes, content_type: str | None = None) -> str:
-    """Decode a page: the HTTP header's charset, else the page's meta charset, else UTF-8, else cp1252."""
-    declared = None
-    if content_type:
-        match = _HEADER_CHARSET.search(content_type)
-        declared = _codec(match.group(1)) if match else None
-    if declared is None:
-        match = _META_CHARSET.search(body[:4096])
-        declared = _codec(match.group(1).decode("ascii", "replace")) if match else None
-    for encoding in filter(None, (declared, "utf-8")):
-        try:
-            return body.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return body.decode("cp1252", errors="replace")
+    page_type: str | None = None
+    dropped: dict[str, int] = field(default_factory=dict)  # paragraphs dropped, by reason
+    source: str | None = None      # "trafilatura", "template" (the fallback), or None: no text
 
 
 def split_paragraphs(text: str | None) -> list[str]:
@@ -57,18 +45,235 @@ def split_paragraphs(text: str | None) -> list[str]:
     return [" ".join(line.split()) for line in text.split("\n") if line.strip()]
 
 
-def extract(html: str, url: str | None = None) -> Extracted:
-    """The main text and metadata of a page; an empty result when the page has no main text."""
+def parse(html: str):
+    """The page's lxml tree (trafilatura's loader), or None when it is not HTML at all."""
+    from trafilatura.utils import load_html
+
+    if not html or not html.strip():
+        return None
+    try:
+        return load_html(html)
+    except (TypeError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Cleaning rules
+# ---------------------------------------------------------------------------------------------
+
+_BULLET = re.compile(r"^[-•*·]\s+(?=\S)")  # list markers; not "–", the dialogue dash
+_LETTERS = re.compile(r"[^\W\d_]+")
+_CREDIT = re.compile(
+    r"^(foto|photo|photos|bilde|bild|image|images|illustrasjon|illustration|grafikk|graphic|kilde|source|"
+    r"video|credit|fotograf|photographer)\s*[:/]|getty ?images|\bvia getty\b|/ ?ntb\b|\bntb scanpix\b|"
+    r"\b(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b", re.IGNORECASE)
+_BOILERPLATE = re.compile(
+    r"\b(subscribe|subscribing|subscription|newsletter|sign up|log in|login|cookies?|all rights reserved|"
+    r"click here|read more|see more|don'?t miss|advertisement|sponsored|share this|follow us|"
+    r"abonn[a-zæøå]*|nyhetsbrev[a-zæøå]*|logg inn|les også|les mer|se også|annonse|del artikkelen|del saken|"
+    r"følg oss|tips oss|kort fortalt|informasjonskapsl[a-zæøå]*|"
+    r"anzeige|newsletter|externer inhalt|privatsphäre|mehr zum thema|czytaj więcej|lire aussi|"
+    r"copyright|©)\b|^©|^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$",
+    re.IGNORECASE)
+SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
+
+
+def _key(text: str) -> str:
+    """Normalised text for comparisons: letters and digits only, lower case."""
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _anchor_keys(tree) -> set[str]:
+    keys = set()
+    for anchor in tree.iter("a"):
+        text = anchor.text_content() if len(anchor) or anchor.text else ""
+        key = _key(text)
+        if key.count(" ") >= 1 and not re.match(r"\s*(https?:|www\.)", text):
+            keys.add(key)
+    return keys
+
+
+def _linked_share(key: str, anchors: set[str]) -> float:
+    if not key:
+        return 0.0
+    if key in anchors:
+        return 1.0
+    covered = 0
+    rest = key
+    for anchor in anchors:
+        if len(anchor) >= 12 and anchor in rest:
+            covered += len(anchor)
+            rest = rest.replace(anchor, " ")
+    return covered / len(key)
+
+
+def _prune_nested_articles(tree) -> None:
+    """Articles inside an article are related stories, teasers or comments (HTML5: a nested article
+    is content related to the outer one): remove them before extraction, as long as the page keeps
+    enough text of its own without them."""
+    nested = tree.xpath("//article[ancestor::article][not(ancestor::article[ancestor::article])]")
+    if not nested:
+        return
+    body = tree.find(".//body")
+    total = len((body if body is not None else tree).text_content().split())
+    if total - sum(len(a.text_content().split()) for a in nested) >= 100:
+        for article in nested:
+            article.drop_tree()
+
+
+def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
+                     dropped: Counter) -> list[str]:
+    """The general rules of the module docstring; ``dropped`` counts what went, by reason."""
+    paragraphs = [_BULLET.sub("", p) for p in paragraphs]
+    counts = Counter(_key(p) for p in paragraphs)
+    title_key = _key(title or "")
+    kept = []
+    for index, paragraph in enumerate(paragraphs):
+        key = _key(paragraph)
+        n_words = len(paragraph.split())
+        if not key:
+            reason = "empty"
+        elif title_key and index < 3 and key == title_key:
+            reason = "title"
+        elif n_words <= SHORT and counts[key] > 1:
+            reason = "repeated"
+        elif n_words <= SHORT and _CREDIT.search(paragraph):
+            reason = "credit"
+        elif n_words <= SHORT and _BOILERPLATE.search(paragraph):
+            reason = "boilerplate"
+        elif n_words <= 40 and _linked_share(key, anchors) >= 0.75:
+            reason = "links"
+        else:
+            kept.append(paragraph)
+            continue
+        dropped[reason] += 1
+    return kept
+
+
+# ---------------------------------------------------------------------------------------------
+# The extraction
+# ---------------------------------------------------------------------------------------------
+
+def extract(html: str, url: str | None = None, *, tree=None, template=None, naturalness=None) -> Extracted:
+    """The main text and metadata of a page; an empty result when the page has no main text.
+
+    ``tree``: the page already parsed (see :func:`parse`); ``template``: the site's template
+    (``template.SiteTemplate``), whose common paragraphs are removed and whose non-template blocks
+    are the fallback text; ``naturalness``: a ``naturalness.Model`` (default: the shared one), or
+    False to keep unnatural paragraphs.
+    """
     import trafilatura
 
-    document = trafilatura.bare_extraction(
-        html, url=url, with_metadata=True, include_comments=False, include_images=False
-    )
-    if document is None:
+    from warc2corpus import pagetype
+
+    tree = parse(html) if tree is None else tree
+    if tree is None:
         return Extracted()
-    return Extracted(
-        title=document.title or None,
-        author=document.author or None,
-        published=document.date or None,
-        paragraphs=split_paragraphs(document.text),
+    _prune_nested_articles(tree)
+    document = trafilatura.bare_extraction(
+        tree, url=url, with_metadata=True, include_comments=False, include_images=False
     )
+    dropped: Counter = Counter()
+    title = (document.title or None) if document is not None else None
+    paragraphs = split_paragraphs(document.text) if document is not None else []
+    source = "trafilatura" if paragraphs else None
+    anchors = _anchor_keys(tree)
+    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=anchors, dropped=dropped)
+
+    if template is not None:
+        kept = [p for p in paragraphs if not template.is_template_text(p)]
+        dropped["template"] += len(paragraphs) - len(kept)
+        paragraphs = kept
+        if not paragraphs and source is None:
+            paragraphs = template.content_text(tree)
+            source = "template" if paragraphs else None
+
+    if naturalness is not False and paragraphs:
+        from warc2corpus import naturalness as natural
+
+        model = naturalness or natural.default_model()
+        paragraphs, unnatural = model.filter(paragraphs)
+        dropped.update(unnatural)
+
+    # Size in words; scripts without spaces between words (Chinese, Japanese) count a word per 5 characters.
+    n_words = max(sum(len(p.split()) for p in paragraphs), sum(len(p) for p in paragraphs) // 5)
+    link_words, headline_links = _link_shape(tree)
+    return Extracted(
+        title=title,
+        author=(document.author or None) if document is not None else None,
+        published=(document.date or None) if document is not None else None,
+        paragraphs=paragraphs,
+        page_type=pagetype.classify(tree, url, title, n_words, link_words, headline_links),
+        dropped={k: v for k, v in dropped.items() if v},
+        source=source if paragraphs else None,
+    )
+
+
+def _link_shape(tree) -> tuple[int, int]:
+    """Words inside links on the page, and links whose text reads like a headline (4+ words)."""
+    link_words = headline_links = 0
+    for anchor in tree.iter("a"):
+        n = len(anchor.text_content().split())
+        link_words += n
+        headline_links += n >= 4
+    return link_words, headline_links
+
+
+class PageExtractor:
+    """Extraction of the pages of one WARC file, in order, with the sites' templates built as it goes.
+
+    Each page is parsed once; its items are counted for its host (``template.TemplateStats``: what the
+    database holds for the host, plus this file's pages so far), and the host's template of that moment
+    is subtracted from its text. :meth:`flush` writes this file's template counts (call it in the
+    transaction that records the file as extracted). Without a database (``conn=None``) the counts
+    live only in memory.
+    """
+
+    RECOMPUTE_EVERY = 10  # pages of a host between two computations of its template (after the first 20)
+
+    def __init__(self, warc_file: str | None = None, conn=None, *, use_database: bool = True,
+                 learn: bool = True):
+        from warc2corpus import template
+
+        self._conn = conn
+        self._own_conn = False
+        if conn is None and use_database:
+            from warc2corpus import db
+
+            self._conn = db.connect()
+            self._own_conn = True
+        self.stats = template.TemplateStats(self._conn, warc_file)
+        self._templates: dict = {}
+        self.learn = learn
+
+    def template_for(self, host: str):
+        pages = self.stats.pages(host)
+        cached = self._templates.get(host)
+        if cached is None or pages < 20 or pages % self.RECOMPUTE_EVERY == 0:
+            cached = self._templates[host] = (self.stats.template(host),)
+        return cached[0]
+
+    def __call__(self, html: str, url: str | None, host: str | None = None) -> Extracted:
+        from warc2corpus import dedup, naturalness, template
+
+        tree = parse(html)
+        if tree is None:
+            return Extracted()
+        host = host or (dedup.host_and_path(url)[0] if url else "")
+        items = template.page_items(tree)
+        longest = sorted((item.text for item in items), key=len, reverse=True)[:3]
+        self.stats.observe(host, items, "\n".join(longest))
+        result = extract(html, url, tree=tree, template=self.template_for(host))
+        if self.learn:
+            model = naturalness.default_model()
+            for paragraph in result.paragraphs:
+                model.learn(paragraph)
+        return result
+
+    def flush(self, conn=None) -> int:
+        return self.stats.flush(conn or self._conn)
+
+    def close(self) -> None:
+        if self._own_conn and self._conn is not None:
+            self._conn.close()
+            self._conn = None

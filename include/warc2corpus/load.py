@@ -20,6 +20,7 @@ DOCUMENT_COLUMNS = (
     "doc_id", "text_sha1", "host", "url_path", "url", "title", "author", "published", "harvest_time",
     "language", "n_paragraphs", "n_tokens", "warc_file", "record_offset", "record_length", "record_id",
     "crawl_job", "record_url", "payload_digest", "digest_ok",
+    "page_type", "mixed_language", "language_shares", "dropped", "text_source",  # text quality (0004)
 )
 CAPTURE_COLUMNS = ("warc_file", "record_offset", "record_length", "record_id", "url", "harvest_time", "doc_id",
                    "record_url", "payload_digest", "digest_ok")
@@ -87,9 +88,9 @@ def load_warc(conn: psycopg.Connection, warc_file: str, *, documents: Callable[[
             "CREATE TEMP TABLE new_captures (LIKE captures INCLUDING DEFAULTS) ON COMMIT DROP;"
         )
         _copy(cur, "new_documents", DOCUMENT_COLUMNS, (tuple(d.get(c) for c in DOCUMENT_COLUMNS) for d in documents()))
-        _copy(cur, "new_paragraphs", ("doc_id", "seq", "text", "tokens", "token_starts"),
-              ((d["doc_id"], seq, text, tokens, starts)
-               for d in documents() for seq, (text, tokens, starts) in enumerate(d["paragraphs"])))
+        _copy(cur, "new_paragraphs", ("doc_id", "seq", "text", "tokens", "token_starts", "language"),
+              ((d["doc_id"], seq, text, tokens, starts, language[0] if language else None)
+               for d in documents() for seq, (text, tokens, starts, *language) in enumerate(d["paragraphs"])))
         _copy(cur, "new_captures", CAPTURE_COLUMNS,
               (tuple(c.get(k) for k in CAPTURE_COLUMNS) for source in (documents, later_captures) for c in source()))
 

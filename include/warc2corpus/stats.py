@@ -9,19 +9,35 @@ def corpus_summary(conn: psycopg.Connection) -> dict:
     def pairs(sql: str) -> dict:
         return {str(k): v for k, v in conn.execute(sql).fetchall()}
 
+    # The corpus is the documents not withdrawn (documents of hosts rejected after they were loaded
+    # stay in `documents`, flagged; see publications.sync_withdrawals).
+    corpus = "(SELECT * FROM documents WHERE NOT withdrawn) d"
     return {
-        "documents": conn.execute("SELECT count(*) FROM documents").fetchone()[0],
-        "tokens": conn.execute("SELECT coalesce(sum(n_tokens), 0) FROM documents").fetchone()[0],
-        "captures": conn.execute("SELECT count(*) FROM captures").fetchone()[0],
-        "by_language": pairs("SELECT language, count(*) FROM documents GROUP BY 1 ORDER BY 2 DESC, 1"),
-        "by_publication": pairs("SELECT host, count(*) FROM documents GROUP BY 1 ORDER BY 2 DESC, 1"),
+        "documents": conn.execute(f"SELECT count(*) FROM {corpus}").fetchone()[0],
+        "tokens": conn.execute(f"SELECT coalesce(sum(n_tokens), 0) FROM {corpus}").fetchone()[0],
+        "captures": conn.execute(
+            "SELECT count(*) FROM captures c JOIN documents d USING (doc_id) WHERE NOT d.withdrawn").fetchone()[0],
+        "withdrawn_documents": conn.execute("SELECT count(*) FROM documents WHERE withdrawn").fetchone()[0],
+        "by_language": pairs(f"SELECT language, count(*) FROM {corpus} GROUP BY 1 ORDER BY 2 DESC, 1"),
+        "by_publication": pairs(f"SELECT host, count(*) FROM {corpus} GROUP BY 1 ORDER BY 2 DESC, 1"),
         "by_harvest_year": pairs(
-            "SELECT extract(year FROM harvest_time AT TIME ZONE 'UTC')::int, count(*) FROM documents GROUP BY 1 ORDER BY 1"
+            f"SELECT extract(year FROM harvest_time AT TIME ZONE 'UTC')::int, count(*) FROM {corpus} GROUP BY 1 ORDER BY 1"
         ),
         "warc_files_by_status": pairs("SELECT status, count(*) FROM warc_files GROUP BY 1 ORDER BY 1"),
-        "publications_by_status": pairs(
-            "SELECT coalesce(manual_status, status), count(*) FROM publications GROUP BY 1 ORDER BY 1"
+        "publications_by_status": pairs("SELECT status, count(*) FROM host_status GROUP BY 1 ORDER BY 1"),
+        "withdrawn_by_publication": pairs(
+            "SELECT host, count(*) FROM documents WHERE withdrawn GROUP BY 1 ORDER BY 2 DESC, 1"
         ),
+        # Page types (0004): the article / front-or-section / other ratio the collection's authors ask about.
+        "by_page_type": pairs("SELECT coalesce(page_type, 'unknown'), count(*) FROM documents GROUP BY 1 ORDER BY 2 DESC, 1"),
+        "page_type_ratio": {str(k): float(v) for k, v in conn.execute(
+            "SELECT coalesce(page_type, 'unknown'), round(count(*)::numeric / sum(count(*)) OVER (), 4)"
+            " FROM documents GROUP BY 1 ORDER BY 1").fetchall()},
+        "mixed_language_documents": conn.execute(
+            "SELECT count(*) FROM documents WHERE mixed_language").fetchone()[0],
+        "dropped_paragraphs_by_reason": {str(k): int(v) for k, v in conn.execute(
+            "SELECT r.key, sum(r.value::int) FROM documents, jsonb_each_text(coalesce(dropped, '{}')) r"
+            " GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()},
         "rejections_by_reason": pairs(
             "SELECT stage || ':' || reason, count(*) FROM rejections GROUP BY 1 ORDER BY 2 DESC, 1"
         ),

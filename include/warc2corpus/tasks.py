@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import logging
 import time
 import unicodedata
@@ -80,6 +81,18 @@ def build_document(record, extracted, crawl_job: str) -> dict:
     tokenised = [tokens.tokenize(p) for p in paragraphs]
     host, path = dedup.host_and_path(record.url)
     sha1 = dedup.text_sha1(paragraphs)
+    languages = language.of_paragraphs(paragraphs, [len(t) for t, _ in tokenised])
+    dropped = getattr(extracted, "dropped", None) or {}
+    quality = {
+        "page_type": getattr(extracted, "page_type", None),
+        "mixed_language": languages.mixed,
+        "language_shares": json.dumps(languages.shares),
+        "dropped": json.dumps(dropped, sort_keys=True),
+        "text_source": getattr(extracted, "source", None),
+        # Every paragraph dropped: the document is rejected, with the reason most paragraphs went for.
+        "rejected": (f"all_paragraphs_dropped_{max(sorted(dropped), key=dropped.get)}"
+                     if not paragraphs and dropped else None),
+    }
     return {
         **record.provenance(),
         "crawl_job": crawl_job,
@@ -90,10 +103,11 @@ def build_document(record, extracted, crawl_job: str) -> dict:
         "title": extracted.title,
         "author": extracted.author,
         "published": extracted.published,
-        "language": language.identify("\n".join(paragraphs)),
+        "language": languages.language,
         "n_paragraphs": len(paragraphs),
         "n_tokens": sum(len(t) for t, _ in tokenised),
-        "paragraphs": [[p, t, s] for p, (t, s) in zip(paragraphs, tokenised)],
+        "paragraphs": [[p, t, s, lang] for p, (t, s), lang in zip(paragraphs, tokenised, languages.paragraphs)],
+        **quality,
     }
 
 
@@ -140,9 +154,11 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     skipped: Counter = Counter()
     rejections: list[dict] = []
     revisits: list[dict] = []
-    front_pages: list[dict] = []
+    front_pages: list[dict] = []  # every page autoCat scored (front and supporting pages)
+    autocat_pages: Counter = Counter()  # (host, kind, "read"/"stored") -> pages
     latest_capture = None
     reader = warcs.WarcReader(warc_file, limits)
+    extractor = extract.PageExtractor(warc_file)  # one parse per page; the sites' templates as they build
 
     def skip(record, reason: str, stage: str = "read") -> None:
         skipped[reason] += 1
@@ -174,13 +190,22 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                 record = dataclasses.replace(record, url=page.url,
                                              harvest_time=warcs.iso_utc(page.capture.capture_time))
             host, _ = dedup.host_and_path(record.url)
-            if autocat.is_front_page(record.url) and not autocat.host_is_skipped(host):
-                front = autocat.score_page(html)
-                front_pages.append({**record.provenance(), "host": host, "score": front.score,
-                                    "evidence": front.evidence})
+            if not autocat.host_is_skipped(host):
+                # autoCat: every front page, and a few other pages per host and file ("om oss",
+                # "kontakt", article footers) for hosts whose front page is silent (autocat.assess_host).
+                kind = autocat.page_kind(record.url)
+                stored, read = autocat_pages[host, kind, "stored"], autocat_pages[host, kind, "read"]
+                if kind == "front" or (stored < autocat.SUPPORTING_PAGES_PER_HOST[kind]
+                                       and read < 10 * autocat.SUPPORTING_PAGES_PER_HOST[kind]):
+                    scored = autocat.score_page(html, record.url, kind=kind)
+                    autocat_pages[host, kind, "read"] += 1
+                    if kind == "front" or scored.evidence.get("items") or not stored:
+                        autocat_pages[host, kind, "stored"] += 1
+                        front_pages.append({**record.provenance(), "host": host, "kind": kind,
+                                            "score": scored.score, "evidence": scored.evidence})
             try:
                 with time_limit(limits.extraction_seconds):
-                    document = build_document(record, extract.extract(html, record.url), crawl_job)
+                    document = build_document(record, extractor(html, record.url), crawl_job)
             except TimeLimitExceeded:
                 log.warning("extraction of %s at %s:%d took longer than %g s: skipped", record.url, warc_file,
                             record.offset, limits.extraction_seconds)
@@ -189,6 +214,9 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
             except Exception as exc:  # one bad page never stops the file
                 log.warning("extraction failed for %s at %s:%d: %r", record.url, warc_file, record.offset, exc)
                 skip(record, "extraction_error", "extract")
+                continue
+            if document.get("rejected"):  # every paragraph was dropped: rejected with the main reason
+                skip(record, document["rejected"], "extract")
                 continue
             document.update(record_url=record_url, payload_digest=record.payload_digest,
                             digest_ok=record.digest_ok)
@@ -209,6 +237,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     fault = {"error": outcome.error, "error_class": outcome.error_class,
              "last_good_offset": outcome.last_good_offset if outcome.status != "complete" else None}
     if outcome.status == "unreadable":
+        extractor.close()
         log.error("%s quarantined: nothing readable (%s)", warc_file, outcome.error)
         with db.connect() as conn:
             ledger.mark(conn, warc_file, "quarantined", counts=summary, started_at=started, layout=outcome.layout,
@@ -222,7 +251,9 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     with db.connect() as conn:
         ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started,
                     layout=outcome.layout, **fault)
+        extractor.flush(conn)  # this file's site-template counts, with its ledger row
         conn.commit()
+    extractor.close()
     if outcome.status == "partial":
         log.error("%s is partial: read %d records up to byte %d, then %s", warc_file, outcome.records,
                   outcome.last_good_offset, outcome.error)
@@ -245,23 +276,28 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
 # ---------------------------------------------------------------------------------------------
 
 def run_autocat(manifests: list[dict], *, staging: Staging | None = None) -> dict:
-    """Store the front pages the run's WARCs held and recompute the verdict of their hosts."""
+    """Store the pages autoCat scored in the run's WARCs (front pages, and the few other pages per
+    host it reads when a front page is silent) and recompute the verdict of their hosts over all
+    their pages ever seen; documents of hosts now rejected are withdrawn."""
     staging = staging or Staging()
     pages = [page for m in manifests if m["status"] == "extracted"
              for page in staging.read_jsonl(m["staged"]["front_pages"])]
     with db.connect() as conn:
         publications.lock_allow_list(conn)
-        hosts = publications.store_front_pages(conn, pages)
+        hosts = publications.store_pages(conn, pages)
         statuses = publications.refresh_hosts(conn, hosts)
         readmit = publications.flag_readmissions(conn)
         conn.commit()
-    log.info("autoCat: %d front pages of %d hosts; hosts now %s; %d WARC files flagged to load again "
-             "for newly accepted hosts", len(pages), len(hosts), dict(statuses), readmit)
-    return {"front_pages": len(pages), "hosts": len(hosts), "statuses": dict(statuses), "readmit": readmit}
+    fronts = sum(1 for p in pages if p.get("kind", "front") == "front")
+    log.info("autoCat: %d front pages and %d other pages of %d hosts; hosts now %s; %d WARC files flagged to "
+             "load again for newly accepted hosts", fronts, len(pages) - fronts, len(hosts), dict(statuses), readmit)
+    return {"front_pages": fronts, "other_pages": len(pages) - fronts, "hosts": len(hosts),
+            "statuses": dict(statuses), "readmit": readmit}
 
 
 def refresh_allowlist(crawl_job: str, run_id: str, *, staging: Staging | None = None) -> dict:
-    """Freeze the allow-list (accepted hosts and people's decisions) for this run's filter tasks."""
+    """Freeze the allow-list for this run's filter tasks: every known host with its status in force
+    (a person's decision, else the register's, else autoCat's; view host_status)."""
     staging = staging or Staging()
     with db.connect() as conn:
         statuses = publications.host_statuses(conn)

@@ -1,0 +1,302 @@
+"""Text quality (issue 4): cleaning rules, site-template subtraction on a site of our own, the
+naturalness model, page types, paragraph languages, and what the pipeline stores of them."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import psycopg
+import pytest
+
+from warc2corpus import extract, language, naturalness, pagetype, template
+
+# --- a test site: many pages sharing a template and boilerplate -------------------------------------
+
+NAV = ["Forsiden", "Nyheter", "Sport", "Kultur", "Debatt", "Abonnement"]
+BOILERPLATE = [
+    "Les også: Slik får du mest ut av sommeren i Fjordvik",
+    "Meld deg på nyhetsbrevet vårt og få de viktigste sakene hver morgen",
+    "Vi bruker informasjonskapsler for å gi deg en bedre opplevelse av nettstedet",
+    "Ansvarlig redaktør: Ola Nordmann. Fjordvik Avis arbeider etter Vær Varsom-plakatens regler for god presseskikk.",
+]
+# Site-specific lines inside the article that no general rule knows: only the template can tell.
+SERIES = [
+    "Denne saken er en del av vår serie om livet og arbeidet langs kysten av Nordland.",
+    "Fjordvik Avis er den uavhengige lokalavisen for Fjordvik og omegn, og har kommet ut siden 1921.",
+]
+TOPICS = ["ferja", "skolen", "brannen", "valget", "festivalen", "kraftverket", "fotballaget", "biblioteket",
+          "sykehuset", "veien", "havna", "kirka"]
+
+
+def article_paragraphs(topic: str) -> list[str]:
+    return [
+        f"Saken om {topic} har engasjert mange innbyggere i Fjordvik den siste uka, og kommunestyret skal "
+        f"behandle den på sitt neste møte i slutten av måneden.",
+        f"Ordføreren sier til avisen at hun forstår at folk er opptatt av {topic}, men at kommunen må "
+        f"vurdere alle sider ved saken før det blir fattet et endelig vedtak.",
+        f"Flere av dem vi har snakket med mener at {topic} er blant de viktigste spørsmålene i bygda i år, "
+        f"og at politikerne må lytte til dem som bor her.",
+    ]
+
+
+def site_page(topic: str, *, with_menu: bool = True) -> str:
+    nav = "".join(f'<li><a href="/{n.lower()}">{n}</a></li>' for n in NAV) if with_menu else ""
+    body = "".join(f"<p>{p}</p>" for p in article_paragraphs(topic))
+    return f"""<!DOCTYPE html><html lang="nb"><head><meta charset="utf-8">
+<title>Nytt om {topic} | Fjordvik Avis</title>
+<meta property="og:type" content="article">
+</head><body>
+<div id="cookie-{topic}" class="banner x{len(topic)}"><p>{BOILERPLATE[2]}</p></div>
+<header><nav><ul>{nav}</ul></nav></header>
+<main><article>
+<h1>Nytt om {topic}</h1>
+{body}
+<p class="series-{topic}">{SERIES[0]}</p>
+<div class="box-{topic}"><p>{BOILERPLATE[0]}</p></div>
+<p><em>{SERIES[1]}</em></p>
+<div class="newsletter"><p>{BOILERPLATE[1]}</p></div>
+</article></main>
+<footer><p>{BOILERPLATE[3]}</p></footer>
+</body></html>"""
+
+
+def site_url(topic: str) -> str:
+    return f"https://www.fjordvik-avis.no/nyheter/2024/05/{topic}"
+
+
+@pytest.fixture
+def extractor():
+    return extract.PageExtractor(use_database=False, learn=False)
+
+
+def test_items_are_tag_paths_and_text_in_depth_first_order():
+    tree = extract.parse(site_page("ferja"))
+    items = template.page_items(tree)
+    assert [i.node for i in items] == sorted(i.node for i in items)
+    paths = {i.text: i.path for i in items}
+    assert paths[article_paragraphs("ferja")[0]] == "html/body/main/article/p"
+    assert paths[BOILERPLATE[3]] == "html/body/footer/p"
+    assert paths["Forsiden"] == "html/body/header/nav/ul/li"  # ids and classes never enter the path
+    # The same text on another page has the same key, whatever ids and classes the site generated.
+    other = {i.text: i.key for i in template.page_items(extract.parse(site_page("skolen")))}
+    assert other[BOILERPLATE[0]] == {i.text: i.key for i in items}[BOILERPLATE[0]]
+
+
+def test_template_subtraction_removes_the_boilerplate_and_keeps_the_content(extractor):
+    results = [extractor(site_page(topic), site_url(topic)) for topic in TOPICS]
+    # The first page has no template yet: the site's own recurring lines survive the general rules.
+    assert results[0].paragraphs == article_paragraphs(TOPICS[0]) + SERIES
+    # From the second page on, what the site's pages have in common goes, and only that.
+    for topic, result in zip(TOPICS[1:], results[1:]):
+        text = "\n".join(result.paragraphs)
+        for boilerplate in BOILERPLATE + SERIES:
+            assert boilerplate not in text, (topic, boilerplate)
+        assert result.paragraphs == article_paragraphs(topic), topic
+        assert result.dropped["template"] == 2, topic
+    template_now = extractor.template_for("www.fjordvik-avis.no")
+    assert template_now.pages == len(TOPICS)
+    assert template_now.is_template_text(BOILERPLATE[3])
+    assert not template_now.is_template_text(article_paragraphs("ferja")[0])
+
+
+def test_common_is_robust_one_page_without_the_menu_does_not_empty_the_template(extractor):
+    for topic in TOPICS[:6]:
+        extractor(site_page(topic, with_menu=topic != "brannen"), site_url(topic))
+    site = extractor.template_for("www.fjordvik-avis.no")
+    assert site.is_template_text("Forsiden") and site.is_template_text(BOILERPLATE[1])
+
+
+def test_the_same_page_captured_twice_is_counted_once(extractor):
+    for _ in range(3):
+        extractor(site_page("ferja"), site_url("ferja"))
+    extractor(site_page("ferja"), site_url("ferja").replace("/nyheter/", "/amp/nyheter/"))
+    assert extractor.stats.pages("www.fjordvik-avis.no") == 1
+    extractor(site_page("skolen"), site_url("skolen"))
+    result = extractor(site_page("ferja"), site_url("ferja"))
+    assert result.paragraphs == article_paragraphs("ferja")  # its own text is not "common"
+
+
+def test_template_gives_the_fallback_text_when_trafilatura_finds_nothing(extractor, monkeypatch):
+    import trafilatura
+
+    for topic in TOPICS[:4]:
+        extractor(site_page(topic), site_url(topic))
+    monkeypatch.setattr(trafilatura, "bare_extraction", lambda *args, **kwargs: None)
+    result = extractor(site_page("havna"), site_url("havna"))
+    assert result.source == "template"
+    assert result.paragraphs[-3:] == article_paragraphs("havna")  # blocks in page order
+    assert not any(b in result.paragraphs for b in BOILERPLATE + SERIES)
+    without = extract.PageExtractor(use_database=False, learn=False)
+    assert without(site_page("havna"), site_url("havna")).paragraphs == []  # no template, no fallback
+
+
+def test_template_counts_persist_in_postgresql_and_a_reprocessed_file_replaces_its_own(corpus_db):
+    from warc2corpus import db
+
+    with db.connect() as conn:
+        first = extract.PageExtractor("a.warc.gz", conn, learn=False)
+        for topic in TOPICS[:3]:
+            first(site_page(topic), site_url(topic))
+        first.flush()
+        conn.commit()
+        second = extract.PageExtractor("b.warc.gz", conn, learn=False)
+        assert second.stats.pages("www.fjordvik-avis.no") == 3  # what the other file counted
+        result = second(site_page("kirka"), site_url("kirka"))
+        assert result.paragraphs == article_paragraphs("kirka")  # the template applies from the first page
+        second.flush()
+        again = extract.PageExtractor("a.warc.gz", conn, learn=False)  # file a processed again
+        for topic in TOPICS[:3]:
+            again(site_page(topic), site_url(topic))
+        again.flush()
+        conn.commit()
+    with psycopg.connect(corpus_db) as conn:
+        pages = conn.execute("SELECT warc_file, count(*) FROM template_pages GROUP BY 1 ORDER BY 1").fetchall()
+        footer = conn.execute("SELECT sum(pages) FROM template_items WHERE text = %s", (BOILERPLATE[3],)).fetchone()
+    assert pages == [("a.warc.gz", 3), ("b.warc.gz", 1)]
+    assert footer[0] == 4
+
+
+# --- cleaning rules ---------------------------------------------------------------------------------
+
+def test_cleaning_rules_count_what_they_drop():
+    dropped = Counter()
+    kept = extract.clean_paragraphs(
+        ["Rekord på Holmenkollen", "- Over sytti tusen tilskuere fant veien til bakken lørdag.",
+         "Foto: Ola Nordmann / NTB", "Meld deg på nyhetsbrevet vårt", "Externer Inhalt", "Externer Inhalt",
+         "Slik vant hun gullet i Lahti etter en dramatisk avslutning", "– Det var helt fantastisk, sier hun."],
+        title="Rekord på Holmenkollen", anchors={extract._key("Slik vant hun gullet i Lahti etter en dramatisk avslutning")},
+        dropped=dropped)
+    assert kept == ["Over sytti tusen tilskuere fant veien til bakken lørdag.", "– Det var helt fantastisk, sier hun."]
+    assert dropped == {"title": 1, "credit": 1, "boilerplate": 1, "repeated": 2, "links": 1}
+
+
+def test_nested_articles_are_related_content():
+    own = " ".join(["Hovedsaken handler om noe viktig som skjer i byen akkurat nå."] * 12)
+    html = (f"<html><body><article><h1>Hovedsak</h1><p>{own}</p>"
+            + "".join(f"<article><p>Relatert sak nummer {i} om noe helt annet enn hovedsaken i dag.</p></article>"
+                      for i in range(4)) + "</article></body></html>")
+    result = extract.extract(html, "https://avis.example.no/nyheter/2024/hovedsak-123", naturalness=False)
+    assert "Relatert sak" not in "\n".join(result.paragraphs)
+    assert "Hovedsaken handler" in "\n".join(result.paragraphs)
+
+
+# --- naturalness ------------------------------------------------------------------------------------
+
+def test_naturalness_drops_code_and_tracking_strings_and_keeps_text():
+    model = naturalness.Model()
+    kept, dropped = model.filter([
+        "function(e){var t=e.data;if(t&&t.x_91)return!0}",
+        "utm_source=fb7a2&utm_medium=x9k2j1&id=a8f3k2q9",
+        "Regjeringen la fram statsbudsjettet i dag, og finansministeren sier at økonomien er sterkere enn ventet.",
+        "Sámedikki dievasčoahkkin lea mearridan ahte sámegiella galgá leat oidnosis.",
+    ])
+    assert dropped == {"unnatural": 2}
+    assert len(kept) == 2 and kept[0].startswith("Regjeringen")
+
+
+@pytest.mark.parametrize("paragraph", ["Publisert 15. april 2017 kl. 08.15", "Oppdatert 2017-04-15 10:12",
+                                       "@kari_n88", "Skrevet av: ola88x"])
+def test_dates_and_user_names_are_protected(paragraph):
+    model = naturalness.Model()
+    assert naturalness.protected(paragraph)
+    assert model.judge(paragraph) is None
+
+
+def test_the_bigram_model_learns_from_accepted_text():
+    model = naturalness.Model()
+    text = "Fjordvik kommune vedtok budsjettet for neste år etter en lang debatt i kommunestyret."
+    before = model.score(text)[1]
+    for _ in range(3):
+        model.learn(text, "nob")
+    assert model.score(text)[1] > before
+
+
+def test_naturalness_model_saves_and_loads(tmp_path):
+    model = naturalness.Model()
+    model.learn("Fjordvik kommune vedtok budsjettet for neste år.", "nob")
+    model.save(tmp_path / "model.json.gz")
+    loaded = naturalness.Model.load(tmp_path / "model.json.gz")
+    assert loaded.bigrams["nob"][("fjordvik", "kommune")] == 1
+    assert loaded.score("Fjordvik kommune vedtok budsjettet")[1] == model.score("Fjordvik kommune vedtok budsjettet")[1]
+
+
+# --- page types -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("url, html, words, expected", [
+    ("https://avis.example.no/", "<html><body></body></html>", 0, "front_or_section"),
+    ("https://avis.example.no/tag/sport", "<html><body></body></html>", 300, "other"),
+    ("https://avis.example.no/sok?q=ferje", "<html><body></body></html>", 20, "other"),
+    ("https://avis.example.no/nyheter/ferja-innstilt",
+     '<html><head><meta property="og:type" content="article"></head><body></body></html>', 200, "article"),
+    ("https://avis.example.no/nyheter/2024/02/26/ferja", "<html><body></body></html>", 80, "article"),
+])
+def test_page_types(url, html, words, expected):
+    tree = extract.parse(html)
+    assert pagetype.classify(tree, url, None, words, 10, 0) == expected
+
+
+def test_error_page_and_section_index():
+    tree = extract.parse("<html><body></body></html>")
+    assert pagetype.classify(tree, "https://a.no/x/y", "404 – siden finnes ikke", 30, 50, 10) == "other"
+    assert pagetype.classify(tree, "https://a.no/sport", "Sport", 120, 900, 60) == "front_or_section"
+
+
+def test_the_test_site_pages_are_articles(extractor):
+    assert extractor(site_page("ferja"), site_url("ferja")).page_type == "article"
+
+
+# --- languages --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("Da jeg feilet på 4,55 var jeg sikker på at jeg var ute.", "nob"),
+    ("Det er det største smilet jeg har hatt på lenge, sier hun etter løpet.", "nob"),
+    ("Eg veit ikkje kva som skjer no, men vi må berre vente og sjå.", "nno"),
+    ("Jeg ved ikke hvad der sker nu, men vi må bare vente og se efter.", "dan"),
+    ("Jag vet inte vad som händer nu, men vi måste bara vänta och se.", "swe"),
+])
+def test_function_words_settle_short_scandinavian_text(text, expected):
+    assert language.classify(text) == expected
+
+
+def test_sami_is_not_touched_by_the_scandinavian_step():
+    sami = "Sámedikki dievasčoahkkin lea mearridan ahte sámegiella galgá leat oidnosis buot almmolaš dieđuin."
+    assert language.classify(sami) == "sme"
+
+
+def test_paragraph_languages_token_majority_and_mixed_flag():
+    nob = ("Regjeringen la fram statsbudsjettet i dag, og finansministeren sier at økonomien er sterkere enn "
+           "ventet. Arbeidsledigheten er lav, men mange husholdninger merker fortsatt de høye strømprisene.")
+    eng = ("The government presented its budget today, and the finance minister said the economy is "
+           "stronger than expected. Unemployment is low.")
+    result = language.of_paragraphs([nob, "Kort.", eng, nob])
+    assert result.paragraphs == ["nob", "und", "eng", "nob"]
+    assert result.language == "nob" and result.mixed
+    assert abs(sum(result.shares.values()) - 1) < 0.01
+    alone = language.of_paragraphs([nob, nob, "Kort."])
+    assert alone.language == "nob" and not alone.mixed
+    assert language.of_paragraphs(["Hei", "på", "deg"]).language == "und"
+
+
+# --- what the pipeline keeps ------------------------------------------------------------------------
+
+class _Record:
+    url = "https://www.fjordvik-avis.no/nyheter/2024/05/ferja"
+
+    def provenance(self):
+        return {"warc_file": "x.warc.gz", "record_offset": 0, "record_length": 1, "record_id": "<urn:x>",
+                "url": self.url, "harvest_time": "2024-05-01T00:00:00Z"}
+
+
+def test_build_document_keeps_page_type_languages_and_dropped_counts():
+    from warc2corpus import tasks
+
+    page = extract.Extracted(title="t", paragraphs=article_paragraphs("ferja"), page_type="article",
+                             dropped={"template": 3, "credit": 1}, source="trafilatura")
+    document = tasks.build_document(_Record(), page, "job")
+    assert document["page_type"] == "article" and document["language"] == "nob"
+    assert json.loads(document["dropped"]) == {"credit": 1, "template": 3}
+    assert [p[3] for p in document["paragraphs"]] == ["nob", "nob", "nob"]
+    assert document["rejected"] is None
+    empty = tasks.build_document(_Record(), extract.Extracted(dropped={"unnatural": 2, "links": 1}), "job")
+    assert empty["rejected"] == "all_paragraphs_dropped_unnatural"
