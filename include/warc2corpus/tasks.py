@@ -14,6 +14,7 @@ import logging
 import time
 import unicodedata
 from collections import Counter
+from contextlib import ExitStack
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable
@@ -152,8 +153,9 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     clock = time.monotonic()
     counts: Counter = Counter()
     skipped: Counter = Counter()
-    rejections: list[dict] = []
-    revisits: list[dict] = []
+    # Rejections and revisits go straight to staging: however many records a file holds, memory
+    # keeps only counts (and the bounded autoCat pages).
+    outputs = ExitStack()
     front_pages: list[dict] = []  # every page autoCat scored (front and supporting pages)
     autocat_pages: Counter = Counter()  # (host, kind, "read"/"stored") -> pages
     latest_capture = None
@@ -163,7 +165,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     def skip(record, reason: str, stage: str = "read") -> None:
         skipped[reason] += 1
         if reason not in NOT_DOCUMENT_REASONS:
-            rejections.append(_rejection(record.provenance(), stage, reason))
+            rejections.write(_rejection(record.provenance(), stage, reason))
 
     def documents() -> Iterable[dict]:
         nonlocal latest_capture
@@ -174,7 +176,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                 latest_capture = record.harvest_time
             if record.record_type == "revisit":
                 counts["revisits"] += 1
-                revisits.append(_revisit(record))
+                revisits.write(_revisit(record))
                 continue
             if record.skip_reason:
                 skip(record, _wayback_skip(record) or record.skip_reason)
@@ -229,7 +231,10 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     keys = {name: _warc_key(staging, crawl_job, run_id, warc_file, f"{name}.jsonl.gz")
             for name in ("extracted", "front_pages", "read_rejections", "revisits")}
     manifest = {"warc_file": warc_file, "crawl_job": crawl_job, "run_id": run_id}
-    staging.write_jsonl(keys["extracted"], documents())
+    with outputs:
+        rejections = outputs.enter_context(staging.writer(keys["read_rejections"]))
+        revisits = outputs.enter_context(staging.writer(keys["revisits"]))
+        staging.write_jsonl(keys["extracted"], documents())
     outcome = reader.outcome
     elapsed = time.monotonic() - clock
     summary = {**counts, "skipped": dict(skipped), "front_pages": len(front_pages), "seconds": round(elapsed, 3),
@@ -246,8 +251,6 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
         staging.remove(_warc_prefix(staging, crawl_job, run_id, warc_file))
         return {**manifest, "status": "quarantined", "error": outcome.error, "counts": summary}
     staging.write_jsonl(keys["front_pages"], front_pages)
-    staging.write_jsonl(keys["read_rejections"], rejections)
-    staging.write_jsonl(keys["revisits"], revisits)
     with db.connect() as conn:
         ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started,
                     layout=outcome.layout, **fault)
@@ -318,23 +321,19 @@ def filter_warc(manifest: dict, allow_list: dict, *, staging: Staging | None = N
         return manifest
     staging = staging or Staging()
     statuses = staging.read_json(allow_list["allow_list"])
-    rejections: list[dict] = []
     reasons: Counter = Counter()
-
-    def kept() -> Iterable[dict]:
-        for doc in staging.read_jsonl(manifest["staged"]["documents"]):
-            status = statuses.get(doc["host"], "unassessed")
-            if status == "accepted":
-                yield doc
-            else:
-                reasons[f"host_{status}"] += 1
-                rejections.append(_rejection(doc, "filter", f"host_{status}"))
-
     warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
     kept_key = _warc_key(staging, job, run, warc_file, "filtered.jsonl.gz")
     rejected_key = _warc_key(staging, job, run, warc_file, "filter_rejections.jsonl.gz")
-    n_kept = staging.write_jsonl(kept_key, kept())
-    staging.write_jsonl(rejected_key, rejections)
+    with staging.writer(kept_key) as kept, staging.writer(rejected_key) as rejected:
+        for doc in staging.read_jsonl(manifest["staged"]["documents"]):
+            status = statuses.get(doc["host"], "unassessed")
+            if status == "accepted":
+                kept.write(doc)
+            else:
+                reasons[f"host_{status}"] += 1
+                rejected.write(_rejection(doc, "filter", f"host_{status}"))
+    n_kept = kept.count
     log.info("%s: %d documents of allow-listed hosts kept, filtered out %s", warc_file, n_kept, dict(reasons))
     return {
         **manifest,
