@@ -135,8 +135,12 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     likelihood = {lang: _log_likelihood(tokens, lang) for lang in FUNCTION_WORDS}
     choice = leaders[0]
     if len(leaders) > 1:
-        best = max(leaders, key=likelihood.__getitem__)
-        if all(likelihood[best] - likelihood[lang] >= LIKELIHOOD_MARGIN for lang in leaders if lang != best):
+        # Tied function words: the word model decides, weighed by what the archive holds once the
+        # function words are real evidence (two or more: not a pair of content words).
+        prior = ARCHIVE_LOG_PRIOR if top >= 2 else {}
+        posterior = {lang: likelihood[lang] + prior.get(lang, 0.0) for lang in leaders}
+        best = max(leaders, key=posterior.__getitem__)
+        if all(posterior[best] - posterior[lang] >= LIKELIHOOD_MARGIN for lang in leaders if lang != best):
             choice = best
     # The content words can still overrule a thin function-word lead.
     favourite = max(likelihood, key=likelihood.__getitem__)
@@ -145,6 +149,9 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     return choice
 
 
+# A Norwegian archive holds far more Norwegian than Danish or Swedish text: where the function words
+# tie, Danish and Swedish need about 20 times the likelihood (natural log 3) to win.
+ARCHIVE_LOG_PRIOR = {"dan": -3.0, "swe": -3.0}
 LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model must prefer a language e^2 ~ 7 times
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 
