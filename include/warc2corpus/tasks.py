@@ -156,7 +156,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     # Rejections and revisits go straight to staging: however many records a file holds, memory
     # keeps only counts (and the bounded autoCat pages).
     outputs = ExitStack()
-    front_pages: list[dict] = []  # every page autoCat scored (front and supporting pages)
+    scored_pages: list[dict] = []  # every page autoCat scored (front and supporting pages)
     autocat_pages: Counter = Counter()  # (host, kind, "read"/"stored") -> pages
     latest_capture = None
     reader = warcs.WarcReader(warc_file, limits)
@@ -203,7 +203,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                     autocat_pages[host, kind, "read"] += 1
                     if kind == "front" or scored.evidence.get("items") or not stored:
                         autocat_pages[host, kind, "stored"] += 1
-                        front_pages.append({**record.provenance(), "host": host, "kind": kind,
+                        scored_pages.append({**record.provenance(), "host": host, "kind": kind,
                                             "score": scored.score, "evidence": scored.evidence})
             try:
                 with time_limit(limits.extraction_seconds):
@@ -229,7 +229,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
             yield document
 
     keys = {name: _warc_key(staging, crawl_job, run_id, warc_file, f"{name}.jsonl.gz")
-            for name in ("extracted", "front_pages", "read_rejections", "revisits")}
+            for name in ("extracted", "autocat_pages", "read_rejections", "revisits")}
     manifest = {"warc_file": warc_file, "crawl_job": crawl_job, "run_id": run_id}
     with outputs:
         rejections = outputs.enter_context(staging.writer(keys["read_rejections"]))
@@ -237,7 +237,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
         staging.write_jsonl(keys["extracted"], documents())
     outcome = reader.outcome
     elapsed = time.monotonic() - clock
-    summary = {**counts, "skipped": dict(skipped), "front_pages": len(front_pages), "seconds": round(elapsed, 3),
+    summary = {**counts, "skipped": dict(skipped), "autocat_pages": len(scored_pages), "seconds": round(elapsed, 3),
                "layout": outcome.layout, "read": outcome.status}
     fault = {"error": outcome.error, "error_class": outcome.error_class,
              "last_good_offset": outcome.last_good_offset if outcome.status != "complete" else None}
@@ -250,7 +250,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
             conn.commit()
         staging.remove(_warc_prefix(staging, crawl_job, run_id, warc_file))
         return {**manifest, "status": "quarantined", "error": outcome.error, "counts": summary}
-    staging.write_jsonl(keys["front_pages"], front_pages)
+    staging.write_jsonl(keys["autocat_pages"], scored_pages)
     with db.connect() as conn:
         ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started,
                     layout=outcome.layout, **fault)
@@ -268,7 +268,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
         "status": "extracted",
         "read": {"status": outcome.status, **fault},
         "capture_end": latest_capture,
-        "staged": {"documents": keys["extracted"], "front_pages": keys["front_pages"],
+        "staged": {"documents": keys["extracted"], "autocat_pages": keys["autocat_pages"],
                    "revisits": keys["revisits"], "rejections": [keys["read_rejections"]]},
         "counts": summary,
     }
@@ -284,7 +284,7 @@ def run_autocat(manifests: list[dict], *, staging: Staging | None = None) -> dic
     their pages ever seen; documents of hosts now rejected are withdrawn."""
     staging = staging or Staging()
     pages = [page for m in manifests if m["status"] == "extracted"
-             for page in staging.read_jsonl(m["staged"]["front_pages"])]
+             for page in staging.read_jsonl(m["staged"]["autocat_pages"])]
     with db.connect() as conn:
         publications.lock_allow_list(conn)
         hosts = publications.store_pages(conn, pages)
