@@ -28,7 +28,6 @@ Run: ``.venv/bin/python bench/bench_extract.py [--copies N] [--repeats N]`` (or 
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
 import json
 import logging
@@ -52,7 +51,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from warc2corpus import db, extract, language, ledger, settings, tasks
+from warc2corpus import charsets, db, language, ledger, settings, tasks
 from warc2corpus.staging import Staging
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,10 +74,7 @@ def samples_dir() -> Path:
 
 def _read_page(path: Path) -> str:
     """A sample page as text, whether gzipped or not, in whatever charset it declares."""
-    raw = path.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    return extract.decode_html(raw)
+    return charsets.read_html_file(path)
 
 
 def _http_url(url: str | None, made_up: str) -> str:

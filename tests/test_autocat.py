@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from warc2corpus import autocat, extract
+from warc2corpus import autocat, charsets
 
 
 def _page(body: str) -> str:
@@ -203,7 +203,7 @@ def test_host_verdict_is_the_mean(scores, mean, status):
 
 
 def _score(path) -> autocat.PageScore:
-    return autocat.score_page_autocat2(extract.decode_html(gzip.decompress(path.read_bytes())))
+    return autocat.score_page_autocat2(charsets.decode_html(gzip.decompress(path.read_bytes())))
 
 
 def test_dagbladet_page_is_accepted(samples):

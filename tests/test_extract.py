@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from warc2corpus import extract, language
+from warc2corpus import charsets, extract, language
 
 WORD = "Blåbærsyltetøy"
 
@@ -48,49 +48,49 @@ BODY = [
 
 def test_charset_from_content_type_header():
     body = f"<html><body><p>{WORD}</p></body></html>".encode("iso-8859-1")
-    assert extract.decode_html(body, "text/html; charset=ISO-8859-1") == f"<html><body><p>{WORD}</p></body></html>"
+    assert charsets.decode_html(body, "text/html; charset=ISO-8859-1") == f"<html><body><p>{WORD}</p></body></html>"
 
 
 def test_quoted_charset_in_header():
     body = WORD.encode("iso-8859-1")
-    assert extract.decode_html(body, 'text/html; charset="iso-8859-1"') == WORD
+    assert charsets.decode_html(body, 'text/html; charset="iso-8859-1"') == WORD
 
 
 def test_header_charset_wins_over_meta():
     html = f'<html><head><meta charset="utf-8"></head><body>{WORD}</body></html>'
-    assert extract.decode_html(html.encode("cp1252"), "text/html; charset=windows-1252") == html
+    assert charsets.decode_html(html.encode("cp1252"), "text/html; charset=windows-1252") == html
 
 
 def test_charset_from_meta_when_header_has_none():
     html = f'<html><head><meta charset="iso-8859-1"></head><body>{WORD}</body></html>'
-    assert extract.decode_html(html.encode("iso-8859-1"), "text/html") == html
-    assert extract.decode_html(html.encode("iso-8859-1"), None) == html
+    assert charsets.decode_html(html.encode("iso-8859-1"), "text/html") == html
+    assert charsets.decode_html(html.encode("iso-8859-1"), None) == html
 
 
 def test_charset_from_http_equiv_meta():
     html = f'<meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><p>{WORD} – €</p>'
-    assert extract.decode_html(html.encode("cp1252")) == html
+    assert charsets.decode_html(html.encode("cp1252")) == html
 
 
 def test_utf8_is_the_default():
     html = f"<html><body>{WORD} ✓</body></html>"
-    assert extract.decode_html(html.encode("utf-8")) == html
-    assert extract.decode_html(html.encode("utf-8"), "text/html") == html
+    assert charsets.decode_html(html.encode("utf-8")) == html
+    assert charsets.decode_html(html.encode("utf-8"), "text/html") == html
 
 
 def test_unknown_declared_charset_falls_back():
-    assert extract.decode_html(WORD.encode("utf-8"), "text/html; charset=bogus-charset") == WORD
+    assert charsets.decode_html(WORD.encode("utf-8"), "text/html; charset=bogus-charset") == WORD
 
 
 def test_undecodable_bytes_do_not_raise():
     body = b"\xff\xfe\x81\x8d Bl\xe5b\xe6r \x90"
-    text = extract.decode_html(body, "text/html; charset=utf-8")
+    text = charsets.decode_html(body, "text/html; charset=utf-8")
     assert isinstance(text, str)
     assert "Blåbær" in text  # cp1252 fallback keeps what it can
 
 
 def test_undeclared_latin1_falls_back_to_cp1252():
-    assert extract.decode_html(WORD.encode("iso-8859-1")) == WORD
+    assert charsets.decode_html(WORD.encode("iso-8859-1")) == WORD
 
 
 # --- split_paragraphs ------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ def _words(paragraphs) -> Counter:
 def test_real_norwegian_pages(samples, file):
     truth = _ground_truth(samples)[file]
     body = gzip.decompress((samples / "news_fundus" / file).read_bytes())
-    result = extract.extract(extract.decode_html(body, "text/html; charset=utf-8"), truth["url"])
+    result = extract.extract(charsets.decode_html(body, "text/html; charset=utf-8"), truth["url"])
     assert result.title == truth["title"]
     assert result.published == truth["publishing_date"][:10]
     wanted, found = _words(truth["body_paragraphs"]), _words(result.paragraphs)

@@ -8,7 +8,7 @@ from collections import Counter
 
 import psycopg
 
-from warc2corpus import extract, language
+from warc2corpus import charsets, extract, language
 
 
 def token_f1(ours: str, reference: str) -> float:
@@ -21,7 +21,7 @@ def token_f1(ours: str, reference: str) -> float:
 
 
 def read_page(path) -> str:
-    return extract.decode_html(gzip.decompress(path.read_bytes()))
+    return charsets.decode_html(gzip.decompress(path.read_bytes()))
 
 
 def test_scrapinghub_body_text_and_languages(samples):

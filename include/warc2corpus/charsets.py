@@ -5,7 +5,9 @@ gb2312 as gb18030, big5 as big5hkscs, so pages labelled with the narrower set st
 from __future__ import annotations
 
 import codecs
+import gzip
 import re
+from pathlib import Path
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([A-Za-z0-9._:-]+)", re.IGNORECASE)
@@ -60,6 +62,16 @@ def looks_like_western_text(text: str) -> bool:
     odd = [ch for ch in high if not ch.isalpha() and ch not in _TYPOGRAPHY]
     return (len(high_letters) <= 0.5 * max(len(letters), 1) and len(odd) <= 0.2 * len(high)
             and all(ord(ch) < 0x250 for ch in high_letters))
+
+
+def read_html_file(path: str | Path) -> str:
+    """A saved page as text: gunzipped when it is gzip (by name or magic bytes), then decoded.
+    Raises OSError, EOFError or gzip.BadGzipFile for a file that cannot be read (a ``.gz`` file
+    that is not gzip among them)."""
+    raw = Path(path).read_bytes()
+    if str(path).endswith(".gz") or raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return decode_html(raw)
 
 
 def decode_html(body: bytes, content_type: str | None = None) -> str:

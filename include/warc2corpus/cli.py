@@ -165,15 +165,12 @@ def cmd_stats(args) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def _read_page(path: str) -> str:
-    from warc2corpus.charsets import decode_html
+    from warc2corpus.charsets import read_html_file
 
     try:
-        raw = Path(path).read_bytes()
-        if path.endswith(".gz"):
-            raw = gzip.decompress(raw)
+        return read_html_file(path)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         _fail(f"cannot read {path}: {exc}")
-    return decode_html(raw)
 
 
 def cmd_extract(args) -> None:

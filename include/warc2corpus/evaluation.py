@@ -19,7 +19,6 @@ error rates, ceilings) pinned in ``eval/baseline.json``; any figure worse than i
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
@@ -98,12 +97,9 @@ class Page:
 
 
 def _html(path: Path) -> str:
-    from warc2corpus.extract import decode_html
+    from warc2corpus.charsets import read_html_file
 
-    raw = path.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    return decode_html(raw)
+    return read_html_file(path)
 
 
 def scrapinghub_pages(samples: Path) -> list[Page]:

@@ -23,8 +23,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from warc2corpus.charsets import decode_html  # noqa: F401 - decoding a page precedes extracting it
-
 log = logging.getLogger(__name__)
 
 
