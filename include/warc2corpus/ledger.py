@@ -14,6 +14,10 @@ from warc2corpus.crawljobs import CrawlJob
 
 log = logging.getLogger(__name__)
 
+# A file in one of these states has been dealt with; it is processed again only on request,
+# when it changed on disk, or when it is flagged for readmission.
+DONE = ("loaded", "partial", "quarantined")
+
 
 def _mtime(path: Path) -> datetime:
     return datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
@@ -47,11 +51,6 @@ def register(conn: psycopg.Connection, job: CrawlJob | str, path: Path) -> dict:
         return {"path": str(path), "capture_start": capture_start, "status": row[4], "readmit": True}
     return {"path": str(path), "capture_start": capture_start, "status": row[4] if row else "discovered",
             "readmit": False}
-
-
-# A file in one of these states has been dealt with; it is processed again only on request,
-# when it changed on disk, or when it is flagged for readmission.
-DONE = ("loaded", "partial", "quarantined")
 
 
 def mark(conn: psycopg.Connection, path: str, status: str, *, counts: dict | None = None,

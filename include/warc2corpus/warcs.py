@@ -129,7 +129,7 @@ def iso_utc(value: datetime | None) -> str | None:
 
 def first_record_date(path: str | Path) -> datetime | None:
     """The WARC-Date of the first record that has one (reads only the start of the file)."""
-    for record in WarcReader(path, Limits()).records():
+    for record in WarcReader(path, Limits(), scan=False).records():
         date = parse_warc_date(record.harvest_time)
         if date:
             return date
@@ -265,9 +265,12 @@ def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
 class WarcReader:
     """Reads one file; iterate :meth:`records`, then look at :attr:`outcome`."""
 
-    def __init__(self, path: str | Path, limits: Limits):
+    def __init__(self, path: str | Path, limits: Limits, *, scan: bool = True):
+        """``scan=False`` skips the member-by-member check of a gzip file (a pass over all of it):
+        for callers that read only the first records."""
         self.path = str(path)
         self.limits = limits
+        self.scan = scan
         self.outcome = ReadOutcome()
         self.is_arc = False
 
@@ -294,7 +297,7 @@ class WarcReader:
 
     def _gzip(self, size: int) -> Iterator[Record]:
         self.outcome.layout = "gzip-per-record"
-        bad_at, error, members = scan_gzip_members(self.path)
+        bad_at, error, members = scan_gzip_members(self.path) if self.scan else (None, None, 1)
         if members == 0 and bad_at == 0:
             self.outcome.fault("CorruptGzip", error)
             return
