@@ -72,6 +72,19 @@ def staging_dir(tmp_path, monkeypatch) -> Path:
     return path
 
 
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """The warc2corpus command in-process: (exit code, stdout, stderr)."""
+    from warc2corpus import cli
+
+    try:
+        cli.main(list(argv))
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 @pytest.fixture(scope="session")
 def samples() -> Path:
     if not SAMPLES.is_dir():

@@ -8,23 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from warcio.archiveiterator import ArchiveIterator
 
-from conftest import DEMO_WARCS
-from warc2corpus import cli
+from conftest import DEMO_WARCS, run_cli
 
 WARC_1 = DEMO_WARCS / "DEMO-20240301120000-00000.warc.gz"
-
-
-def run_cli(capsys, *argv) -> tuple[int, str, str]:
-    try:
-        cli.main(list(argv))
-        code = 0
-    except SystemExit as exit_:
-        code = exit_.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def page_from_demo(url: str) -> bytes:

@@ -10,8 +10,9 @@ import json
 import psycopg
 import pytest
 
+import conftest
 from conftest import DEMO_WARCS
-from warc2corpus import autocat, cli, db, publications, tasks
+from warc2corpus import autocat, db, publications, tasks
 
 FP, DT, SA = "www.fjordposten.no", "www.dalen-tidend.no", "www.sapmi-aviisa.no"
 BLOG, WEEKLY = "www.bygdebloggen.no", "www.ukeskrift-nord.no"
@@ -19,12 +20,8 @@ WARC_1 = DEMO_WARCS / "DEMO-20240301120000-00000.warc.gz"
 
 
 def run_cli(capsys, *argv) -> tuple[int, str]:
-    try:
-        cli.main(list(argv))
-        code = 0
-    except SystemExit as exit_:
-        code = exit_.code or 0
-    out, err = capsys.readouterr()
+    """The command's exit code and everything it printed."""
+    code, out, err = conftest.run_cli(capsys, *argv)
     return code, out + err
 
 

@@ -21,7 +21,6 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from warc2corpus import tasks, warcs
-from warc2corpus.limits import Limits
 
 ARTICLE = ("<html><head><title>Ferja innstilt</title></head><body><article><h1>Ferja innstilt</h1>"
            "<p>Ferja mellom Fjordvik og Nesøy ble innstilt i hele går på grunn av sterk vind og høye bølger, "
