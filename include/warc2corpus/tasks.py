@@ -83,13 +83,13 @@ def build_document(record, extracted, crawl_job: str) -> dict:
     host, path = dedup.host_and_path(record.url)
     sha1 = dedup.text_sha1(paragraphs)
     languages = language.of_paragraphs(paragraphs, [len(t) for t, _ in tokenised])
-    dropped = getattr(extracted, "dropped", None) or {}
+    dropped = extracted.dropped
     quality = {
-        "page_type": getattr(extracted, "page_type", None),
+        "page_type": extracted.page_type,
         "mixed_language": languages.mixed,
         "language_shares": json.dumps(languages.shares),
         "dropped": json.dumps(dropped, sort_keys=True),
-        "text_source": getattr(extracted, "source", None),
+        "text_source": extracted.source,
         # Every paragraph dropped: the document is rejected, with the reason most paragraphs went for.
         "rejected": (f"all_paragraphs_dropped_{max(sorted(dropped), key=dropped.get)}"
                      if not paragraphs and dropped else None),
