@@ -264,6 +264,15 @@ def test_sami_is_not_touched_by_the_scandinavian_step():
     assert language.classify(sami) == "sme"
 
 
+def test_scandinavian_step_chooses_among_the_candidates_only():
+    # Czech (no model) ranks nno first; its "i", "a", "os" cover Danish/Swedish words best, and the
+    # candidates held neither: this crashed once (no leader among the candidates).
+    czech = ("Největší dluh vidím v připravenosti obyvatelstva. Bezpečnost je komplexní disciplína a je chyba si "
+             "říct, že když vyřešíme jednu oblast, tak na ty os i v tom")
+    candidates = ("nno", "nob", "pol", "sme", "eng", "spa")
+    assert language.identify(czech, candidates) in candidates
+
+
 def test_paragraph_languages_token_majority_and_mixed_flag():
     nob = ("Regjeringen la fram statsbudsjettet i dag, og finansministeren sier at økonomien er sterkere enn "
            "ventet. Arbeidsledigheten er lav, men mange husholdninger merker fortsatt de høye strømprisene.")

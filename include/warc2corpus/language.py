@@ -129,10 +129,12 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     tokens of the text. A tie at the top goes to the leader whose word model (gielladetect's word
     frequencies) makes the text clearly likelier, else to the leader the ranking puts first."""
     tokens = [t.lower() for t in _WORD.findall(text)]
-    coverage = {lang: sum(t in vocabulary for t in tokens) for lang, vocabulary in FUNCTION_WORDS.items()}
+    # Only the languages the ranking holds compete (candidates may have left some of the four out).
+    competing = [lang for lang in ranking if lang in FUNCTION_WORDS]
+    coverage = {lang: sum(t in FUNCTION_WORDS[lang] for t in tokens) for lang in competing}
     top = max(coverage.values())
-    leaders = [lang for lang in ranking if coverage.get(lang) == top] if top else [ranking[0]]
-    likelihood = {lang: _log_likelihood(tokens, lang) for lang in FUNCTION_WORDS}
+    leaders = [lang for lang in competing if coverage[lang] == top] if top else [ranking[0]]
+    likelihood = {lang: _log_likelihood(tokens, lang) for lang in competing}
     choice = leaders[0]
     if len(leaders) > 1:
         # Tied function words: the word model decides, weighed by what the archive holds once the
