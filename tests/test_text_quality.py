@@ -67,7 +67,7 @@ def site_url(topic: str) -> str:
 
 @pytest.fixture
 def extractor():
-    return extract.PageExtractor(use_database=False, learn=False)
+    return extract.PageExtractor(use_database=False)
 
 
 def test_items_are_tag_paths_and_text_in_depth_first_order():
@@ -127,7 +127,7 @@ def test_template_gives_the_fallback_text_when_trafilatura_finds_nothing(extract
     assert result.source == "template"
     assert result.paragraphs[-3:] == article_paragraphs("havna")  # blocks in page order
     assert not any(b in result.paragraphs for b in BOILERPLATE + SERIES)
-    without = extract.PageExtractor(use_database=False, learn=False)
+    without = extract.PageExtractor(use_database=False)
     assert without(site_page("havna"), site_url("havna")).paragraphs == []  # no template, no fallback
 
 
@@ -135,17 +135,17 @@ def test_template_counts_persist_in_postgresql_and_a_reprocessed_file_replaces_i
     from warc2corpus import db
 
     with db.connect() as conn:
-        first = extract.PageExtractor("a.warc.gz", conn, learn=False)
+        first = extract.PageExtractor("a.warc.gz", conn)
         for topic in TOPICS[:3]:
             first(site_page(topic), site_url(topic))
         first.flush()
         conn.commit()
-        second = extract.PageExtractor("b.warc.gz", conn, learn=False)
+        second = extract.PageExtractor("b.warc.gz", conn)
         assert second.stats.pages("www.fjordvik-avis.no") == 3  # what the other file counted
         result = second(site_page("kirka"), site_url("kirka"))
         assert result.paragraphs == article_paragraphs("kirka")  # the template applies from the first page
         second.flush()
-        again = extract.PageExtractor("a.warc.gz", conn, learn=False)  # file a processed again
+        again = extract.PageExtractor("a.warc.gz", conn)  # file a processed again
         for topic in TOPICS[:3]:
             again(site_page(topic), site_url(topic))
         again.flush()
@@ -212,13 +212,49 @@ def test_the_bigram_model_learns_from_accepted_text():
     assert model.score(text)[1] > before
 
 
-def test_naturalness_model_saves_and_loads(tmp_path):
+def test_the_model_learns_only_languages_it_models():
+    model = naturalness.Model()
+    assert model.learn("Fjordvik kommune vedtok budsjettet.", "nob")
+    assert not model.learn("Fjordvik kommune vedtok budsjettet.", "und")
+    assert model.totals == {"nob": 4}
+
+
+def test_naturalness_model_round_trips_through_bytes():
     model = naturalness.Model()
     model.learn("Fjordvik kommune vedtok budsjettet for neste år.", "nob")
-    model.save(tmp_path / "model.json.gz")
-    loaded = naturalness.Model.load(tmp_path / "model.json.gz")
+    loaded = naturalness.Model.from_bytes(model.to_bytes())
     assert loaded.bigrams["nob"][("fjordvik", "kommune")] == 1
     assert loaded.score("Fjordvik kommune vedtok budsjettet")[1] == model.score("Fjordvik kommune vedtok budsjettet")[1]
+
+
+def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extractions(corpus_db, staging_dir,
+                                                                                      monkeypatch):
+    from conftest import DEMO_WARCS
+    from warc2corpus import db, tasks
+
+    monkeypatch.setattr(naturalness, "MIN_TRAINING_PARAGRAPHS", 5)
+    warcs = sorted(DEMO_WARCS.glob("*.warc.gz"))
+    tasks.run_files(warcs[:1], "demo")  # extracted with the seed model; the load trains the first model
+    with db.connect() as conn:
+        (used,) = conn.execute("SELECT naturalness_model FROM warc_files").fetchone()
+        models = conn.execute("SELECT id, corpus_paragraphs, tokens FROM naturalness_models").fetchall()
+        paragraphs = conn.execute("SELECT sum(n_paragraphs) FROM documents").fetchone()[0]
+        text, lang = conn.execute("SELECT p.text, d.language FROM paragraphs p JOIN documents d USING (doc_id)"
+                                  " WHERE d.language = 'nno' ORDER BY length(p.text) DESC LIMIT 1").fetchone()
+        assert used is None
+        assert len(models) == 1 and models[0][1] == paragraphs and models[0][2]["nno"] > 0
+        model_id, model = naturalness.latest(conn)
+        assert model_id == models[0][0]
+        words = [w.lower() for w in naturalness.tokens_of(text)]
+        assert model.bigrams[lang][words[0], words[1]] >= 1  # learnt from the corpus's own paragraphs
+        assert naturalness.refresh(conn)["trained"] is False  # the corpus has not grown since
+    tasks.run_files(warcs[1:], "demo")  # its extraction uses the stored model, and the corpus grows
+    with db.connect() as conn:
+        used = {row[0] for row in conn.execute("SELECT naturalness_model FROM warc_files WHERE path <> %s",
+                                               (str(warcs[0].resolve()),))}
+        newest = conn.execute("SELECT max(id), count(*) FROM naturalness_models").fetchone()
+    assert used == {model_id}
+    assert newest == (model_id + 1, 2)
 
 
 # --- page types -------------------------------------------------------------------------------------

@@ -158,6 +158,33 @@ def cmd_stats(args) -> None:
         print(f"\n{title}:")
         for name, count in summary[key].items() or [("-", 0)]:
             print(f"  {name:<40} {count:>8}")
+    print("\nnaturalness model in use:")
+    print("  " + (_describe_naturalness_model(summary["naturalness_models"][0]) if summary["naturalness_models"]
+                  else "the seed model (word lists only): the corpus has not trained one yet"))
+
+
+def _describe_naturalness_model(model: dict) -> str:
+    tokens = ", ".join(f"{lang} {n}" for lang, n in sorted(model["tokens"].items(), key=lambda kv: -kv[1]))
+    return (f"#{model['id']} trained {model['trained_at'][:19]} on {model['learnt_paragraphs']} paragraphs of a "
+            f"corpus of {model['corpus_paragraphs']}; tokens: {tokens or '-'}")
+
+
+def cmd_naturalness(args) -> None:
+    """The stored naturalness models; with --train, train one now if the corpus has grown enough."""
+    from warc2corpus import db, naturalness, stats
+
+    with db.connect() as conn:
+        if args.train or args.force:
+            outcome = naturalness.refresh(conn, force=args.force)
+            print("trained model #{model}".format(**outcome) if outcome["trained"] else
+                  f"not trained: the corpus holds {outcome['corpus_paragraphs']} paragraphs "
+                  f"(a model needs {naturalness.MIN_TRAINING_PARAGRAPHS}, and "
+                  f"{naturalness.RETRAIN_GROWTH:.0%} more than the last one's; --force trains anyway)")
+        models = stats.naturalness_models(conn)
+    for model in models:
+        print(_describe_naturalness_model(model))
+    if not models:
+        print("no trained model: extraction uses the seed model (word lists only)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,6 +324,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--update-baseline", action="store_true", help="pin the figures measured now")
     evaluate.add_argument("--json", action="store_true", help="also print the figures and details as JSON")
     evaluate.set_defaults(handler=cmd_eval)
+
+    natural = commands.add_parser("naturalness", help="the naturalness models trained from the corpus "
+                                                      "(newest first; extraction uses the newest)")
+    natural.add_argument("--train", action="store_true", help="train one now if the corpus has grown enough")
+    natural.add_argument("--force", action="store_true", help="train one now whatever the corpus's growth")
+    natural.set_defaults(handler=cmd_naturalness)
 
     lang = commands.add_parser("lang", help="the language of each line of the files (stdin without files), "
                                             "one JSON line each")

@@ -157,7 +157,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
 
     ``tree``: the page already parsed (see :func:`parse`); ``template``: the site's template
     (``template.SiteTemplate``), whose common paragraphs are removed and whose non-template blocks
-    are the fallback text; ``naturalness``: a ``naturalness.Model`` (default: the shared one), or
+    are the fallback text; ``naturalness``: a ``naturalness.Model`` (default: the seed model), or
     False to keep unnatural paragraphs.
     """
     import trafilatura
@@ -189,7 +189,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     if naturalness is not False and paragraphs:
         from warc2corpus import naturalness as natural
 
-        model = naturalness or natural.default_model()
+        model = naturalness or natural.seed_model()
         paragraphs, unnatural = model.filter(paragraphs)
         dropped.update(unnatural)
 
@@ -223,15 +223,15 @@ class PageExtractor:
     Each page is parsed once; its items are counted for its host (``template.TemplateStats``: what the
     database holds for the host, plus this file's pages so far), and the host's template of that moment
     is subtracted from its text. :meth:`flush` writes this file's template counts (call it in the
-    transaction that records the file as extracted). Without a database (``conn=None``) the counts
-    live only in memory.
+    transaction that records the file as extracted). Paragraphs are judged by the newest naturalness
+    model stored in the database (:attr:`naturalness_model` is its id, None for the seed model).
+    Without a database (``use_database=False``) the counts live only in memory and the seed model judges.
     """
 
     RECOMPUTE_EVERY = 10  # pages of a host between two computations of its template (after the first 20)
 
-    def __init__(self, warc_file: str | None = None, conn=None, *, use_database: bool = True,
-                 learn: bool = True):
-        from warc2corpus import template
+    def __init__(self, warc_file: str | None = None, conn=None, *, use_database: bool = True):
+        from warc2corpus import naturalness, template
 
         self._conn = conn
         self._own_conn = False
@@ -242,7 +242,8 @@ class PageExtractor:
             self._own_conn = True
         self.stats = template.TemplateStats(self._conn, warc_file)
         self._templates: dict = {}
-        self.learn = learn
+        self.naturalness_model, self.naturalness = (naturalness.latest(self._conn) if self._conn is not None
+                                                    else (None, naturalness.seed_model()))
 
     def template_for(self, host: str):
         pages = self.stats.pages(host)
@@ -252,7 +253,7 @@ class PageExtractor:
         return cached[0]
 
     def __call__(self, html: str, url: str | None, host: str | None = None) -> Extracted:
-        from warc2corpus import dedup, naturalness, template
+        from warc2corpus import dedup, template
 
         tree = parse(html)
         if tree is None:
@@ -261,12 +262,7 @@ class PageExtractor:
         items = template.page_items(tree)
         longest = sorted((item.text for item in items), key=len, reverse=True)[:3]
         self.stats.observe(host, items, "\n".join(longest))
-        result = extract(html, url, tree=tree, template=self.template_for(host))
-        if self.learn:
-            model = naturalness.default_model()
-            for paragraph in result.paragraphs:
-                model.learn(paragraph)
-        return result
+        return extract(html, url, tree=tree, template=self.template_for(host), naturalness=self.naturalness)
 
     def flush(self, conn=None) -> int:
         return self.stats.flush(conn or self._conn)

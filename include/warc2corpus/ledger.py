@@ -56,7 +56,7 @@ def register(conn: psycopg.Connection, job: CrawlJob | str, path: Path) -> dict:
 def mark(conn: psycopg.Connection, path: str, status: str, *, counts: dict | None = None,
          error: str | None = None, error_class: str | None = None, last_good_offset: int | None = None,
          layout: str | None = None, capture_end: str | None = None,
-         started_at: datetime | None = None) -> None:
+         started_at: datetime | None = None, naturalness_model: int | None = None) -> None:
     """Set a file's status (with counts, fault and times); the caller owns the transaction."""
     done = status in DONE
     conn.execute(
@@ -67,11 +67,14 @@ def mark(conn: psycopg.Connection, path: str, status: str, *, counts: dict | Non
                readmit = CASE WHEN %(done)s THEN false ELSE readmit END,
                capture_end = coalesce(%(capture_end)s::timestamptz, capture_end),
                started_at = coalesce(%(started_at)s, started_at),
+               -- the naturalness model that judged the file's paragraphs (NULL: the seed model)
+               naturalness_model = CASE WHEN %(status)s = 'extracted' THEN %(naturalness_model)s
+                                        ELSE naturalness_model END,
                finished_at = CASE WHEN %(done)s THEN now() ELSE finished_at END
            WHERE path = %(path)s""",
         {"status": status, "counts": _json(counts), "error": error, "error_class": error_class,
          "last_good_offset": last_good_offset, "layout": layout, "done": done, "capture_end": capture_end,
-         "started_at": started_at, "path": path},
+         "started_at": started_at, "naturalness_model": naturalness_model, "path": path},
     )
 
 

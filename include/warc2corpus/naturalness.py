@@ -4,12 +4,14 @@
 
 Unigrams start from the word-frequency lists the language identifier already holds (gielladetect's
 word models, no extra download or memory) and grow, with the bigrams, from text the project itself
-accepts: :meth:`Model.learn` takes paragraphs (the extraction stage feeds it every paragraph it
-keeps, so a process learns its crawl as it goes, up to :data:`MAX_LEARNT` tokens per language;
-:func:`from_corpus` trains on paragraphs already in the corpus, and :meth:`Model.save` to
-:func:`model_path` makes that the model every later process starts from). Bigrams are smoothed towards the unigram (Dirichlet), unigrams towards a tiny
-probability that depends on the word's *shape*: an unseen ordinary word is rare, an unseen mix of
-letters, digits and code symbols is far rarer.
+accepted: :func:`refresh` trains a model on the paragraphs of the corpus's most recent documents
+(each under its paragraph's language, else its document's) whenever the corpus has grown by
+:data:`RETRAIN_GROWTH` since the last training, and stores it in PostgreSQL (``naturalness_models``),
+where every extraction worker finds the newest (:func:`latest`) and records which one it used
+(``warc_files.naturalness_model``). Until the corpus holds :data:`MIN_TRAINING_PARAGRAPHS` paragraphs
+the seed model (word lists only) is used. Bigrams are smoothed towards the unigram (Dirichlet),
+unigrams towards a tiny probability that depends on the word's *shape*: an unseen ordinary word is
+rare, an unseen mix of letters, digits and code symbols is far rarer.
 
 A paragraph is scored under every language model and keeps its best score. It is dropped
 (``unnatural``) when most of its tokens have the shapes of code, tracking strings or URLs, or, when
@@ -27,7 +29,6 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
-from pathlib import Path
 
 MODEL_LANGUAGES = ("nob", "nno", "sme", "smj", "sma", "smn", "sms", "fkv", "dan", "swe", "fin", "isl",
                    "fao", "eng", "deu")
@@ -36,7 +37,10 @@ MIN_KNOWN = 0.5         # share of tokens the best language must know before its
 MIN_TOKENS = 4          # shorter paragraphs are judged by their shapes only
 MAX_JUDGED_TOKENS = 60  # ... and so are longer ones: lists of names or links are short, running text long
 SCORED_LANGUAGES = 3    # a paragraph is scored under the languages whose word lists know most of its start
-MAX_LEARNT = 2_000_000  # tokens learnt per language and process (bounds memory)
+MAX_LEARNT = 1_000_000  # tokens learnt per language and training (bounds the model's size)
+TRAINING_DOCUMENTS = 20_000     # a training reads the paragraphs of this many most recent documents
+MIN_TRAINING_PARAGRAPHS = 1_000  # no trained model before the corpus holds this many paragraphs
+RETRAIN_GROWTH = 0.25   # ... and a new one each time the corpus has grown by this share
 JUNK_SHARE = 0.5        # share of junk-shaped tokens that makes a paragraph unnatural whatever its language
 CODE_CHARACTERS = "{}[]<>=;|\\^~`$#"
 CODE_SHARE = 0.08       # share of code characters among the non-space ones that makes a paragraph code
@@ -87,6 +91,20 @@ def protected(paragraph: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4)
+def _seed_index(languages: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """Every word of the languages' seed word lists -> a bit mask of the languages that list it."""
+    from warc2corpus import language
+
+    models = language.classifier().wmodels
+    index: dict[str, int] = {}
+    for bit, lang in enumerate(languages):
+        for word, count in models[lang].freq.items():
+            if count:
+                index[word] = index.get(word, 0) | (1 << bit)
+    return languages, index
+
+
 class Model:
     def __init__(self, languages: tuple[str, ...] = MODEL_LANGUAGES, seed: bool = True):
         self.languages = languages
@@ -105,30 +123,26 @@ class Model:
 
     # --- learning -------------------------------------------------------------------------------
 
-    def learn(self, paragraph: str, lang: str | None = None) -> None:
-        """Count the paragraph's words and word pairs, under its language or its best-scoring one."""
-        raw = tokens_of(paragraph)
-        if not raw:
-            return
-        lang = lang if lang in self.unigrams else self.likeliest_language(raw)
-        if self.totals[lang] >= MAX_LEARNT:
-            return
-        words = [t.lower() for t in raw]
+    def learn(self, paragraph: str, lang: str) -> bool:
+        """Count the paragraph's words and word pairs under its language; False when the model has
+        no such language or has learnt :data:`MAX_LEARNT` tokens of it."""
+        if lang not in self.unigrams or self.totals[lang] >= MAX_LEARNT:
+            return False
+        words = [t.lower() for t in tokens_of(paragraph)]
         self.unigrams[lang].update(words)
         self.totals[lang] += len(words)
         self.bigrams[lang].update(zip(words, words[1:]))
+        return True
 
-    def save(self, path: Path) -> None:
+    def to_bytes(self) -> bytes:
         data = {"unigrams": {lang: dict(c) for lang, c in self.unigrams.items() if c},
                 "bigrams": {lang: {f"{a} {b}": n for (a, b), n in c.items()} for lang, c in self.bigrams.items() if c}}
-        with gzip.open(path, "wt", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False)
+        return gzip.compress(json.dumps(data, ensure_ascii=False).encode("utf-8"), mtime=0)
 
     @classmethod
-    def load(cls, path: Path) -> "Model":
+    def from_bytes(cls, blob: bytes) -> "Model":
         model = cls()
-        with gzip.open(path, "rt", encoding="utf-8") as stream:
-            data = json.load(stream)
+        data = json.loads(gzip.decompress(blob))
         for lang, counts in data.get("unigrams", {}).items():
             if lang in model.unigrams:
                 model.unigrams[lang].update(counts)
@@ -161,15 +175,20 @@ class Model:
         return self.best_language(tokens_of(paragraph))
 
     def likely_languages(self, raw_tokens: list[str], n: int = 1) -> list[str]:
-        """The ``n`` languages whose seed word lists know most of the first tokens (a cheap guess)."""
-        sample = raw_tokens[:12]
-        known = {lang: sum(bool(seed.get(t) or seed.get(t.lower())) for t in sample)
-                 for lang, (seed, _) in self.seed.items()}
-        ranked = sorted(known, key=lambda lang: -known[lang])
-        return ranked[:n] if ranked else list(self.languages[:n])
-
-    def likeliest_language(self, raw_tokens: list[str]) -> str:
-        return self.likely_languages(raw_tokens, 1)[0]
+        """The ``n`` languages whose seed word lists know most of the first tokens (a cheap guess;
+        ties in the model's language order)."""
+        languages, index = _seed_index(tuple(self.seed))
+        if not languages:
+            return list(self.languages[:n])
+        known = [0] * len(languages)
+        for token in raw_tokens[:12]:
+            mask = index.get(token, 0) | index.get(token.lower(), 0)
+            while mask:
+                lowest = mask & -mask
+                known[lowest.bit_length() - 1] += 1
+                mask ^= lowest
+        ranked = sorted(range(len(languages)), key=lambda i: -known[i])
+        return [languages[i] for i in ranked[:n]]
 
     def best_language(self, raw_tokens: list[str]) -> tuple[str, float, float]:
         best = (self.languages[0], -math.inf, 0.0)
@@ -229,30 +248,71 @@ class Model:
         return kept, dropped
 
 
-def from_corpus(conn, limit: int = 200_000) -> Model:
-    """A model trained on paragraphs already accepted into the corpus (with their document's language)."""
-    model = Model()
-    rows = conn.execute(
-        "SELECT p.text, d.language FROM paragraphs p JOIN documents d USING (doc_id) "
-        "ORDER BY d.harvest_time DESC LIMIT %s", (limit,))
-    for text, lang in rows:
-        model.learn(text, lang)
-    return model
+# ---------------------------------------------------------------------------------------------
+# The trained model in PostgreSQL
+# ---------------------------------------------------------------------------------------------
 
-
-def model_path() -> Path:
-    from warc2corpus import settings
-
-    return settings.project_home() / "var" / "naturalness.json.gz"
+_LOCK = "warc2corpus.naturalness"
+_loaded: dict[int, Model] = {}  # stored models already read by this process, by id
 
 
 @lru_cache(maxsize=1)
-def default_model() -> Model:
-    """The saved model (``var/naturalness.json.gz``) when there is one, else the seed model."""
-    path = model_path()
-    if path.exists():
-        try:
-            return Model.load(path)
-        except (OSError, ValueError):
-            pass
+def seed_model() -> Model:
+    """The model of word lists alone: what extraction uses before the corpus has trained one."""
     return Model()
+
+
+def train(conn, documents: int = TRAINING_DOCUMENTS) -> tuple[Model, int]:
+    """A model trained on the paragraphs of the corpus's most recent documents (not withdrawn),
+    each under its paragraph's language, else its document's; and the number of paragraphs learnt."""
+    model, learnt = Model(), 0
+    rows = conn.execute(
+        """SELECT p.text, coalesce(nullif(p.language, 'und'), d.language)
+             FROM (SELECT doc_id, language, harvest_time FROM documents WHERE NOT withdrawn
+                    ORDER BY harvest_time DESC, doc_id LIMIT %s) d
+             JOIN paragraphs p USING (doc_id)
+            ORDER BY d.harvest_time DESC, d.doc_id, p.seq""", (documents,))
+    for text, lang in rows:
+        learnt += model.learn(text, lang)
+    return model, learnt
+
+
+def corpus_paragraphs(conn) -> int:
+    return conn.execute("SELECT coalesce(sum(n_paragraphs), 0) FROM documents WHERE NOT withdrawn").fetchone()[0]
+
+
+def refresh(conn, *, force: bool = False) -> dict:
+    """Train and store a new model when the corpus has grown enough since the newest (or ``force``).
+    Commits. Returns what it found and did; parallel callers train once (advisory lock)."""
+    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (_LOCK,))
+    paragraphs = corpus_paragraphs(conn)
+    newest = conn.execute(
+        "SELECT id, corpus_paragraphs FROM naturalness_models ORDER BY id DESC LIMIT 1").fetchone()
+    due = paragraphs >= MIN_TRAINING_PARAGRAPHS and (
+        newest is None or paragraphs >= newest[1] * (1 + RETRAIN_GROWTH))
+    if not (due or force and paragraphs):
+        conn.commit()
+        return {"trained": False, "model": newest[0] if newest else None, "corpus_paragraphs": paragraphs}
+    model, learnt = train(conn)
+    tokens = {lang: n for lang, n in model.totals.items() if n}
+    model_id = conn.execute(
+        """INSERT INTO naturalness_models (corpus_paragraphs, learnt_paragraphs, tokens, model)
+           VALUES (%s, %s, %s, %s) RETURNING id""",
+        (paragraphs, learnt, json.dumps(tokens), model.to_bytes())).fetchone()[0]
+    conn.commit()
+    _loaded[model_id] = model
+    return {"trained": True, "model": model_id, "corpus_paragraphs": paragraphs, "learnt_paragraphs": learnt,
+            "tokens": tokens}
+
+
+def latest(conn) -> tuple[int | None, Model]:
+    """The newest stored model and its id; the seed model (id None) when none is stored."""
+    row = conn.execute("SELECT max(id) FROM naturalness_models").fetchone()
+    model_id = row[0] if row else None
+    if model_id is None:
+        return None, seed_model()
+    if model_id not in _loaded:
+        blob = conn.execute("SELECT model FROM naturalness_models WHERE id = %s", (model_id,)).fetchone()[0]
+        _loaded.clear()  # one stored model in memory at a time
+        _loaded[model_id] = Model.from_bytes(bytes(blob))
+    return model_id, _loaded[model_id]

@@ -54,4 +54,14 @@ def corpus_summary(conn: psycopg.Connection) -> dict:
             "SELECT CASE digest_ok WHEN true THEN 'verified' WHEN false THEN 'mismatch' ELSE 'absent' END,"
             " count(*) FROM captures WHERE record_type = 'response' GROUP BY 1 ORDER BY 1"
         ),
+        "naturalness_models": naturalness_models(conn),
     }
+
+
+def naturalness_models(conn: psycopg.Connection) -> list[dict]:
+    """The stored naturalness models, newest first (extraction uses the newest), without their counts."""
+    rows = conn.execute(
+        "SELECT id, trained_at, corpus_paragraphs, learnt_paragraphs, tokens FROM naturalness_models"
+        " ORDER BY id DESC").fetchall()
+    return [{"id": i, "trained_at": t.isoformat(), "corpus_paragraphs": c, "learnt_paragraphs": n, "tokens": tokens}
+            for i, t, c, n, tokens in rows]

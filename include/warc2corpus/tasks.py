@@ -2,7 +2,7 @@
 
 Each stage takes and returns a small manifest (paths in the staging area, ids and counts, never
 document texts). Per crawl job: discover -> extract (per WARC) -> autocat -> refresh allow-list ->
-filter -> deduplicate -> load (each per WARC).
+filter -> deduplicate -> load (each per WARC) -> train the naturalness model (when the corpus has grown).
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     staging.write_jsonl(keys["autocat_pages"], scored_pages)
     with db.connect() as conn:
         ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started,
-                    layout=outcome.layout, **fault)
+                    layout=outcome.layout, naturalness_model=extractor.naturalness_model, **fault)
         extractor.flush(conn)  # this file's site-template counts, with its ledger row
         conn.commit()
     extractor.close()
@@ -268,6 +268,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
         "status": "extracted",
         "read": {"status": outcome.status, **fault},
         "capture_end": latest_capture,
+        "naturalness_model": extractor.naturalness_model,
         "staged": {"documents": keys["extracted"], "autocat_pages": keys["autocat_pages"],
                    "revisits": keys["revisits"], "rejections": [keys["read_rejections"]]},
         "counts": summary,
@@ -405,6 +406,17 @@ def load_warc_results(manifest: dict, *, staging: Staging | None = None) -> dict
             "counts": {**manifest["counts"], "load": outcome}}
 
 
+def train_naturalness(*, force: bool = False) -> dict:
+    """After loading: a new naturalness model from the corpus when it has grown enough since the
+    last one (``naturalness.refresh``); later extractions use it."""
+    from warc2corpus import naturalness
+
+    with db.connect() as conn:
+        outcome = naturalness.refresh(conn, force=force)
+    log.info("naturalness model: %s", outcome)
+    return outcome
+
+
 # ---------------------------------------------------------------------------------------------
 # All stages in one process (the `warc2corpus run` command)
 # ---------------------------------------------------------------------------------------------
@@ -427,4 +439,5 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
     results = [load_warc_results(dedup_warc(filter_warc(m, allow_list, staging=staging), staging=staging),
                                  staging=staging) for m in extracted]
     staging.remove(staging.key(crawl_job, run_id))
+    train_naturalness()
     return results
