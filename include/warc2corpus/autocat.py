@@ -256,6 +256,21 @@ def _clean(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def _clean_lines(lines: list[str]) -> list[str]:
+    """``[_clean(line) for line in lines]``, with the lines that hold no entity cleaned in one pass
+    (normalisation, mojibake and spaces never cross a newline; an entity may decode to one)."""
+    cleaned = list(lines)
+    plain = [i for i, line in enumerate(lines) if "&" not in line]
+    if plain:
+        text = _SPACES.sub(" ", fix_mojibake(unicodedata.normalize("NFC", "\n".join(lines[i] for i in plain))))
+        for i, line in zip(plain, text.split("\n")):
+            cleaned[i] = line.strip()
+    for i, line in enumerate(lines):
+        if "&" in line:
+            cleaned[i] = _clean(line)
+    return cleaned
+
+
 def _decode(raw: bytes) -> str:
     head = raw[:4096]
     match = re.search(rb"""charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", head, re.IGNORECASE)
@@ -391,11 +406,10 @@ def _add_text(parts: list[str], text: str | None) -> None:
 
 
 def _lines_from(parts: list[str]) -> list[str]:
+    raw_lines = [raw for raw in "".join(parts).split("\n") if raw and not raw.isspace()]
+    cleaned = _clean_lines(raw_lines)
     lines = []
-    for raw in "".join(parts).split("\n"):
-        if not raw or raw.isspace():
-            continue
-        line = _clean(raw)
+    for line in cleaned:
         start = 0
         while len(line) - start > MAX_LINE:
             cut = line.rfind(" ", start, start + MAX_LINE)
@@ -408,12 +422,13 @@ def _lines_from(parts: list[str]) -> list[str]:
 
 
 def _is_main_region(element) -> bool:
-    tag = element.tag if isinstance(element.tag, str) else ""
-    if tag in ("article", "main"):
+    if element.tag in ("article", "main"):
         return True
-    role = (element.get("role") or "").lower()
-    itemprop = (element.get("itemprop") or "").lower()
-    return role in ("main", "article") or itemprop == "articlebody"
+    role = element.get("role")
+    if role and role.lower() in ("main", "article"):
+        return True
+    itemprop = element.get("itemprop")
+    return bool(itemprop) and itemprop.lower() == "articlebody"
 
 
 def _read(html: str, *, boilerplate_only: bool) -> _Page:
@@ -453,7 +468,7 @@ def _read(html: str, *, boilerplate_only: bool) -> _Page:
                     kind = (element.get("type") or "").lower()
                     if "ld+json" in kind:
                         page.jsonld.append(text[:MAX_JSONLD_CHARS])
-                    elif text.strip():
+                    elif _may_hold_evidence(text):
                         page.script_text.append(text)
             elif tag == "meta":
                 _meta(element, page)
@@ -491,6 +506,16 @@ def _read(html: str, *, boilerplate_only: bool) -> _Page:
     page.lang = (lang or "").strip().lower().replace("_", "-").split("-")[0] or None
     page.script_lines = _script_lines(page.script_text) + page.script_lines
     return page
+
+
+# Every pattern _scan looks for contains one of these (lowercase): a script without any is not read.
+SCRIPT_GATE = ("ansv", "redakt", "sjefred", "sjefsred", "doaimmaheaddji", "utgivare", "editor", "varsom",
+               "presse.no", "nored.no", "pfu.no", "wikipedia.org", "v.i.s.d.p", "v. i. s. d. p")
+
+
+def _may_hold_evidence(script: str) -> bool:
+    low = script.lower()
+    return any(word in low for word in SCRIPT_GATE)
 
 
 def _link_text(element) -> str:
@@ -739,6 +764,9 @@ def _lower(text: str) -> str:
 
 def _matches(pattern: re.Pattern, low: str, text: str, *, boundary: bool = True):
     """Up to MAX_MATCHES matches of a lowercase pattern, each starting a word when ``boundary``."""
+    gate = _PATTERN_GATES.get(pattern)
+    if gate and not any(word in low for word in gate):
+        return  # none of the words every match of the pattern holds: no need to run it
     found = 0
     for match in pattern.finditer(low):
         if boundary and match.start() > 0 and (low[match.start() - 1].isalnum() or low[match.start() - 1] in "_."):
@@ -747,6 +775,17 @@ def _matches(pattern: re.Pattern, low: str, text: str, *, boundary: bool = True)
         found += 1
         if found >= MAX_MATCHES:
             return
+
+
+# For each pattern, words one of which every match holds (checked before the pattern runs).
+_PATTERN_GATES = {
+    MAIN_LABEL: ("ansv", "sjef", "doaimmaheaddji"),
+    EDITOR_LABEL: ("redaktør", "doaimmaheaddji"),
+    EDITOR_WORD: ("redaktør",),
+    CODE_NAME: ("varsom", "plakat"),
+    CODE_URL_IN_TEXT: ("//",),
+    **{pattern: ("ansv", "redakt", "utgivare", "editor", "v.") for _, pattern in FOREIGN_LABELS},
+}
 
 
 def _scan(lines: list[str], source: str, findings: _Findings, *, full: bool) -> None:
