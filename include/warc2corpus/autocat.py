@@ -574,7 +574,7 @@ def _script_lines(scripts: list[str]) -> list[str]:
     Linear: escapes are undone first, then the text is split at double quotes, whose odd pieces
     are the strings.
     """
-    lines: list[str] = []
+    values: list[str] = []
     for script in scripts:
         text = _JS_ESCAPE.sub(_js_unescape, script.replace('\\"', "\u2033"))
         pieces = text.split('"')
@@ -584,8 +584,8 @@ def _script_lines(scripts: list[str]) -> list[str]:
                 continue  # empty, or an object key
             if "<" in value:
                 value = _strip_tags(value)
-            lines.extend(_lines_from([value.replace("\u2033", '"')]))
-    return lines
+            values.append(value.replace("\u2033", '"'))
+    return _lines_from(["\n".join(values)])  # the same lines as value by value: no line crosses a newline
 
 
 def _flat_lines(html: str) -> list[str]:
