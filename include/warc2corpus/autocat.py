@@ -959,9 +959,14 @@ def _scan_jsonld(blocks: list[str], findings: _Findings) -> list[str]:
 # Scoring a page
 # ---------------------------------------------------------------------------------------------
 
+# The triggers as UTF-8 bytes: ASCII lowercasing of the encoded page is several times cheaper than
+# str.lower() and finds the same ASCII triggers; the mojibake one ("ã¸") is looked for in both cases.
+_TRIGGER_BYTES = tuple({t.encode() for t in TRIGGERS} | {t.upper().encode() for t in TRIGGERS if not t.isascii()})
+
+
 def _triggered(html: str) -> bool:
-    lowered = html.lower()
-    return any(trigger in lowered for trigger in TRIGGERS)
+    lowered = html.encode("utf-8", "surrogatepass").lower()
+    return any(trigger in lowered for trigger in _TRIGGER_BYTES)
 
 
 def score_page(html: str | bytes | None, url: str | None = None, *, kind: str | None = None) -> PageScore:
@@ -981,9 +986,9 @@ def _score_page(html, url, kind) -> PageScore:
     if isinstance(html, (bytes, bytearray)):
         html = _decode(bytes(html[:MAX_HTML_CHARS + HEAD_CHARS]))
     html, truncated = _bounded(html)
-    html = _CONTROL.sub(" ", html)
-    if not html.strip() or not _triggered(html):
+    if not _triggered(html):  # (no trigger holds a control character: checked before they are blanked)
         return PageScore(0.0, {"notes": ["truncated"]} if truncated else {})
+    html = _CONTROL.sub(" ", html)
     page = _read(html, boilerplate_only=(kind == "article"))
     findings = _Findings()
     _scan(page.lines, "text", findings, full=True)
