@@ -81,14 +81,25 @@ def _key(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
-def _anchor_keys(tree) -> set[str]:
-    keys = set()
+@dataclass
+class _Links:
+    keys: set[str]        # normalised texts of links of two words or more (not bare URLs)
+    words: int            # words inside links on the page
+    headlines: int        # links whose text reads like a headline (4+ words)
+
+
+def _links(tree) -> _Links:
+    """The page's links, read once (trafilatura leaves the tree as it found it)."""
+    links = _Links(set(), 0, 0)
     for anchor in tree.iter("a"):
         text = anchor.text_content() if len(anchor) or anchor.text else ""
+        n = len(text.split())
+        links.words += n
+        links.headlines += n >= 4
         key = _key(text)
         if key.count(" ") >= 1 and not re.match(r"\s*(https?:|www\.)", text):
-            keys.add(key)
-    return keys
+            links.keys.add(key)
+    return links
 
 
 def _linked_share(key: str, anchors: set[str]) -> float:
@@ -168,6 +179,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     if tree is None:
         return Extracted()
     _prune_nested_articles(tree)
+    links = _links(tree)
     document = trafilatura.bare_extraction(
         tree, url=url, with_metadata=True, include_comments=False, include_images=False
     )
@@ -175,8 +187,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     title = (document.title or None) if document is not None else None
     paragraphs = split_paragraphs(document.text) if document is not None else []
     source = "trafilatura" if paragraphs else None
-    anchors = _anchor_keys(tree)
-    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=anchors, dropped=dropped)
+    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped)
 
     if template is not None:
         kept = [p for p in paragraphs if not template.is_template_text(p)]
@@ -195,26 +206,15 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
 
     # Size in words; scripts without spaces between words (Chinese, Japanese) count a word per 5 characters.
     n_words = max(sum(len(p.split()) for p in paragraphs), sum(len(p) for p in paragraphs) // 5)
-    link_words, headline_links = _link_shape(tree)
     return Extracted(
         title=title,
         author=(document.author or None) if document is not None else None,
         published=(document.date or None) if document is not None else None,
         paragraphs=paragraphs,
-        page_type=pagetype.classify(tree, url, title, n_words, link_words, headline_links),
+        page_type=pagetype.classify(tree, url, title, n_words, links.words, links.headlines),
         dropped={k: v for k, v in dropped.items() if v},
         source=source if paragraphs else None,
     )
-
-
-def _link_shape(tree) -> tuple[int, int]:
-    """Words inside links on the page, and links whose text reads like a headline (4+ words)."""
-    link_words = headline_links = 0
-    for anchor in tree.iter("a"):
-        n = len(anchor.text_content().split())
-        link_words += n
-        headline_links += n >= 4
-    return link_words, headline_links
 
 
 class PageExtractor:
