@@ -47,6 +47,14 @@ def test_run_prints_a_summary_and_stats_counts_the_corpus(corpus_db, staging_dir
 
     code, out, _ = run_cli(capsys, "stats")
     assert code == 0 and "documents: 10" in out and "www.fjordposten.no" in out
+    assert "the seed model (word lists only)" in out  # 10 documents are too few to train a model on
+
+    code, out, _ = run_cli(capsys, "naturalness", "--train")
+    assert code == 0 and out.startswith("not trained: the corpus holds") and "no trained model" in out
+    code, out, _ = run_cli(capsys, "naturalness", "--force")
+    assert code == 0 and out.startswith("trained model #1") and " on " in out.splitlines()[1]
+    code, out, _ = run_cli(capsys, "stats", "--json")
+    assert [m["id"] for m in json.loads(out)["naturalness_models"]] == [1]
 
 
 def test_run_refuses_missing_files_before_doing_anything(corpus_db, staging_dir, capsys, tmp_path):
