@@ -138,6 +138,26 @@ def _revisit(record) -> dict:
             "payload_digest": record.payload_digest, "profile": record.profile}
 
 
+_frozen = False
+
+
+def _freeze_long_lived_objects() -> None:
+    """Once per process: load the language models, then move everything alive (modules, models) out
+    of the cyclic garbage collector's sight, so that its full collections walk only what pages
+    allocate (about 0.3 s in 20 on the bench's WARC)."""
+    global _frozen
+    if _frozen:
+        return
+    import gc
+
+    from warc2corpus import language
+
+    language.classifier()
+    gc.collect()
+    gc.freeze()
+    _frozen = True
+
+
 def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | None = None,
                  limits: Limits | None = None, on_progress: Callable[[Counter], None] | None = None) -> dict:
     """Read one WARC, extract every HTML page, score its front pages; stage the results.
@@ -161,6 +181,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     latest_capture = None
     reader = warcs.WarcReader(warc_file, limits)
     extractor = extract.PageExtractor(warc_file)  # one parse per page; the sites' templates as they build
+    _freeze_long_lived_objects()
 
     def skip(record, reason: str, stage: str = "read") -> None:
         skipped[reason] += 1
