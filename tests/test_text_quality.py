@@ -295,6 +295,35 @@ def test_function_words_settle_short_scandinavian_text(text, expected):
     assert language.classify(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # Function words shared by Bokmål and Nynorsk only: the word models lean Nynorsk, "-lig" is Bokmål.
+    ("Du er sikkert den hyggeligste personen vi har møtt.", "nob"),
+    ("Vi hadde det veldig trivelig på hytta i helga.", "nob"),
+    ("Vi fekk bruke biblioteket til lekser etter skuletid, og det var kjekt.", "nno"),
+    ("Vejret var dejligt, så vi tog en lang tur langs stranden.", "dan"),
+])
+def test_spelling_breaks_function_word_ties(text, expected):
+    assert language.classify(text) == expected
+
+
+def test_spelling_cues_of_open_class_words():
+    def cues(*words):
+        return language.spelling_cues(list(words), ["nob", "nno", "dan"])
+
+    assert cues("vanlig", "sikkerhet", "hjemmet") == {"nob": 3, "nno": 0, "dan": 2}
+    assert cues("vanleg", "bilane", "kastar", "lesande") == {"nob": 0, "nno": 4, "dan": 0}
+    assert cues("dejlig", "udvalg", "frihed") == {"nob": 1, "nno": 0, "dan": 3}
+    # Names (capitalised), Bokmål words that only look Nynorsk, short and function words: no cue.
+    nothing = {"nob": 0, "nno": 0, "dan": 0}
+    assert cues("Vanlig", "Heimdal", "jernbane", "dollar", "ansvar", "ikkje", "hva") == nothing
+
+
+def test_a_word_missing_from_word_models_costs_them_the_same():
+    # "udvalget" (Danish "the committee") is in the Danish word model only.
+    likelihood = {lang: language._log_likelihood(["udvalget"], lang) for lang in language.SCANDINAVIAN}
+    assert likelihood["nob"] == likelihood["nno"] == likelihood["swe"] < likelihood["dan"]
+
+
 def test_sami_is_not_touched_by_the_scandinavian_step():
     sami = "Sámedikki dievasčoahkkin lea mearridan ahte sámegiella galgá leat oidnosis buot almmolaš dieđuin."
     assert language.classify(sami) == "sme"

@@ -9,8 +9,9 @@ models may only choose among the character model's top candidates.
 Bokmål, Nynorsk, Danish and Swedish are where TextCat errs on short text (a real Bokmål sentence
 of 10–20 tokens comes out Nynorsk or Danish about one time in twelve). When the ranking puts one of
 them first, their function words decide: the language whose closed-class words ("ikke"/"ikkje"/
-"inte", "hva"/"kva"/"hvad"/"vad", "jeg"/"eg"/"jag" …) cover most of the text's tokens, with the
-word models' likelihood breaking ties. Other languages (the Sámi ones among them) are left to TextCat.
+"inte", "hva"/"kva"/"hvad"/"vad", "jeg"/"eg"/"jag" …) cover most of the text's tokens; ties go by the
+spelling of the other words ("-lig"/"-leg", "-het"/"-heit"/"-hed", Nynorsk "-ar"/"-ane", "ei"/"ej" …),
+then by the word models' likelihood. Other languages (the Sámi ones among them) are left to TextCat.
 
 Documents get a language per paragraph (paragraphs of at least :data:`MIN_WORDS` words), the
 document's language by token majority, and a mixed-language flag.
@@ -54,7 +55,9 @@ _FUNCTION_WORDS = {
         ned inn inne hjem fram frem bort igjen allerede fortsatt kanskje sammen ennå jo vel nok altså
         er var vært være blir ble blitt bli har hadde hatt kan kunne skal skulle vil ville må måtte får
         fikk fått gjør gjorde gjort sier sa kommer kom går gikk ser så sånn slik også tre første
-        en et ei ett dette disse denne
+        en et ei ett dette disse denne hjemme kun dog imidlertid hver hvert hverandre enda derfor dessuten
+        innen utenfor innenfor stadig alltid blant ifølge verken enten tidligere senere egentlig samme flere
+        egen eget egne ganger
     """,
     "nno": """
         eg meg min mitt mine du deg din ditt dine han honom ho henne den det vi me oss vår vårt våre
@@ -65,7 +68,9 @@ _FUNCTION_WORDS = {
         oppe ned inn inne heim fram bort att igjen allereie framleis kanskje saman enno jo vel nok altså
         er var vore vere vert vart blir blei blitt bli har hadde hatt kan kunne skal skulle vil ville
         må måtte får fekk fått gjer gjorde gjort seier sa kjem kom går gjekk ser så slik tre fyrste
-        ei ein eit eitt dette desse denne
+        ei ein eit eitt dette desse denne heime hjå kvart kvarandre endå difor derfor dessutan innan
+        utanfor innanfor stadig alltid blant ifølgje korkje verken anten tidlegare seinare eigentleg same
+        fleire eigen eige eigne gong gonger
     """,
     "dan": """
         jeg mig min mit mine du dig din dit dine han ham hun hende den det vi os vores vor vort
@@ -76,7 +81,9 @@ _FUNCTION_WORDS = {
         rundt ud ude op oppe ned ind inde hjem frem bort igen allerede stadig måske sammen endnu jo vel
         nok altså er var været være bliver blev blevet blive har havde haft kan kunne skal skulle vil
         ville må måtte får fik fået gør gjorde gjort siger sagde kommer kom går gik ser så sådan
-        tre første en et ét dette disse denne
+        tre første en et ét dette disse denne hjemme kun dog imidlertid hver hvert hinanden endda derfor
+        desuden inden udenfor indenfor ifølge hverken enten tidligere senere egentlig samme flere egen eget
+        egne gange altid blandt hvornår
     """,
     "swe": """
         jag mig mej min mitt mina du dig dej din ditt dina han honom hon henne den det vi oss vår
@@ -87,11 +94,68 @@ _FUNCTION_WORDS = {
         utan hos vid genom runt ut ute upp uppe ned ner in inne hem fram bort igen redan fortfarande
         kanske tillsammans ännu ju väl nog alltså är var varit vara blir blev blivit bli har hade haft
         kan kunde ska skall skulle vill ville måste får fick fått gör gjorde gjort säger sa sade
-        kommer kom går gick ser så sådan tre första en ett detta dessa denna
+        kommer kom går gick ser så sådan tre första en ett detta dessa denna hemma endast dock emellertid
+        varje varandra ändå därför dessutom inom utanför innanför enligt varken antingen tidigare senare
+        egentligen samma fler flera egen eget egna gång gånger alltid bland
     """,
 }
 FUNCTION_WORDS = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
 SCANDINAVIAN = tuple(FUNCTION_WORDS)
+_ANY_FUNCTION_WORD = frozenset().union(*FUNCTION_WORDS.values())
+
+# Spelling that only some of the four standards use, read off the open-class words (lower-case words of
+# five letters or more that are no function word, so no names): Bokmål "-lig"/"-het"/"hjem" against
+# Nynorsk "-leg"/"-heit"/"heim"; Nynorsk "-ar"/"-ane" (plurals, present tense), "-ande" participles and
+# "-kje"/"-gje" endings; Norwegian "ei"/"øy"/"kj"/"gj"/"-sjon" against Danish "ej"/"øj"/"ud-"/"-hed"/"-ligt";
+# Swedish "ä"/"ö"/"-arna". They break the ties the function words leave (most short-text errors between
+# Bokmål and Nynorsk were such ties).
+_SPELLING_CUES = [(re.compile(pattern), frozenset(langs.split())) for pattern, langs in [
+    (r"lig(?:e|ere|ste?|vis|het|heten|heter)?$", "nob dan"),
+    (r"ligt$", "dan swe"),
+    (r"lig(?:a|are|ast)?$", "swe"),
+    (r"het(?:en|er|ene)?$", "nob swe"),
+    (r"hed(?:en|er|erne)?$", "dan"),
+    (r"heit(?:a|en|ar|ane|er|ene)?$", "nno"),
+    (r".{3}leg(?:e|t|are|ast|aste)?$", "nno"),
+    (r"sjon(?:en|er|ene)?$", "nob nno"),
+    (r"sjon(?:ar|ane)$", "nno"),
+    (r"hjem", "nob dan"),
+    (r"heim", "nno"),
+    (r"øy|ei", "nob nno"),
+    (r"øj|ej", "dan"),
+    (r"^ud[^aeiouyæøår]", "dan"),
+    (r"[äö]", "swe"),
+    (r"kj|gj[eø]", "nob nno"),
+    (r"(?:kje|gje)$", "nno"),
+    (r".{4}ende$", "nob dan swe"),
+    (r".{3}ande$", "nno swe"),
+    (r"(?<![bpf])(?<!sv)(?<!kl)ar$", "nno swe"),
+    (r".{3}(?<!b)ane$", "nno"),
+    (r"(?:arna|orna|erna)$", "swe"),
+]]
+# Bokmål and Danish words in "-ar" (besides "-bar", "-far", "-par", "-klar", "(an)svar" above).
+_NOT_CUES = frozenset("januar februar seminar dollar radar altar polar nektar kaviar basar bazar hangar sonar"
+                      .split())
+
+
+def spelling_cues(words: list[str], languages: list[str]) -> dict[str, int]:
+    """How many of the words bear a spelling only some of ``languages`` use (see _SPELLING_CUES)."""
+    counts = dict.fromkeys(languages, 0)
+    for word in words:
+        for lang in _word_cues(word):
+            if lang in counts:
+                counts[lang] += 1
+    return counts
+
+
+@lru_cache(maxsize=100_000)
+def _word_cues(word: str) -> frozenset[str]:
+    """The languages whose spelling one word bears (none for short, capitalised and function words)."""
+    if len(word) < 5 or not word.islower() or word in _ANY_FUNCTION_WORD or word in _NOT_CUES:
+        return frozenset()
+    return frozenset().union(*(langs for pattern, langs in _SPELLING_CUES if pattern.search(word)))
+
+
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
@@ -127,14 +191,22 @@ def classify(text: str, candidates: tuple[str, ...] | None = None) -> str:
 
 def scandinavian_choice(text: str, ranking: list[str]) -> str:
     """Among Bokmål, Nynorsk, Danish and Swedish, the language whose function words cover most
-    tokens of the text. A tie at the top goes to the leader whose word model (gielladetect's word
-    frequencies) makes the text clearly likelier, else to the leader the ranking puts first."""
-    tokens = [t.lower() for t in _WORD.findall(text)]
+    tokens of the text. A tie at the top goes to the leaders whose spelling the other words bear most
+    (:func:`spelling_cues`), then to the leader whose word model (gielladetect's word frequencies, weighed
+    by the archive prior) makes the text clearly likelier, else to the leader the ranking puts first."""
+    found = _WORD.findall(text)
+    tokens = [t.lower() for t in found]
     # Only the languages the ranking holds compete (candidates may have left some of the four out).
     competing = [lang for lang in ranking if lang in FUNCTION_WORDS]
     coverage = {lang: sum(t in FUNCTION_WORDS[lang] for t in tokens) for lang in competing}
     top = max(coverage.values())
     leaders = [lang for lang in competing if coverage[lang] == top] if top else [ranking[0]]
+    if len(leaders) > 1:
+        # Tied function words: the spelling of the other words may still tell the leaders apart.
+        cues = spelling_cues(found, leaders)
+        most = max(cues.values())
+        if most:
+            leaders = [lang for lang in leaders if cues[lang] == most]
     likelihood = {lang: _log_likelihood(tokens, lang) for lang in competing}
     choice = leaders[0]
     if len(leaders) > 1:
@@ -152,9 +224,10 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     return choice
 
 
-# A Norwegian archive holds far more Norwegian than Danish or Swedish text: where the function words
-# tie, Danish and Swedish need about 20 times the likelihood (natural log 3) to win.
-ARCHIVE_LOG_PRIOR = {"dan": -3.0, "swe": -3.0}
+# A Norwegian archive holds far more Norwegian than Danish or Swedish text, and more Bokmål than
+# Nynorsk: where the function words tie, Danish and Swedish need about 20 times the likelihood
+# (natural log 3) to win, Nynorsk about 3 times (natural log 1) against Bokmål.
+ARCHIVE_LOG_PRIOR = {"dan": -3.0, "swe": -3.0, "nno": -1.0}
 LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model must prefer a language e^2 ~ 7 times
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 
@@ -175,10 +248,19 @@ def _scandinavian_vocabulary() -> frozenset[str]:
     return frozenset(w for lang in FUNCTION_WORDS for w in _word_log_probabilities(lang)[0])
 
 
+@lru_cache(maxsize=1)
+def _unseen_log_probability() -> float:
+    """What a word missing from a word model costs, the same in all four: the models are word lists of
+    about the same length (27-28,000 words) from corpora of different sizes, and each model's own add-half
+    estimate made a missing word about four times cheaper in Nynorsk than in Bokmål."""
+    return min(_word_log_probabilities(lang)[1] for lang in FUNCTION_WORDS)
+
+
 def _log_likelihood(tokens: list[str], lang: str) -> float:
-    """log P(tokens | lang) over the words some Scandinavian word model knows (add-half smoothing)."""
+    """log P(tokens | lang) over the words some Scandinavian word model knows."""
     known = _scandinavian_vocabulary()
-    table, unseen = _word_log_probabilities(lang)
+    table = _word_log_probabilities(lang)[0]
+    unseen = _unseen_log_probability()
     return sum(table.get(t, unseen) for t in tokens if t in known)
 
 
