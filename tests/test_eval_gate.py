@@ -50,6 +50,29 @@ def test_committed_baseline_pins_the_issue_targets():
     assert pins["lang.udhr_short.scandinavian_errors"] < 0.02
 
 
+def test_sentence_sets_are_measured_when_present_and_never_pinned(tmp_path):
+    ud = tmp_path / "langid" / "ud"
+    ud.mkdir(parents=True)
+    rows = [("nb", "Regjeringen la fram statsbudsjettet i dag, og finansministeren er fornøyd med tallene."),
+            ("nn", "Regjeringa la fram statsbudsjettet i dag, og finansministeren er nøgd med tala."),
+            ("se", "Sámedikki dievasčoahkkin lea mearridan ahte sámegiella galgá leat oidnosis buot dieđuin."),
+            ("xx", "Not a language the set holds."), ("nb", "Kort setning.")]
+    (ud / "ud_sentences.tsv").write_text("lang\ttreebank_file\tsent_id\tnewdoc\tnewpar\ttext\n" + "".join(
+        f"{lang}\tf.conllu\t{i}\t\t\t{text}\n" for i, (lang, text) in enumerate(rows)), encoding="utf-8")
+    items = evaluation.ud_sentences(tmp_path)
+    assert [code for code, _ in items] == ["nob", "nno", "sme", "nob"]
+
+    report = evaluation.Report()
+    evaluation._sentences(report, "ud_short", items, lambda text: "nno", "UD treebank sentences")
+    figures = {f.name: f for f in report.figures}
+    assert figures["lang.ud_short.scandinavian_errors"].ours == 0.0  # the short one is not a 10-20-token sentence
+    assert "gielladetect alone 0.5000; 2 UD treebank sentences (nob 0.0000, nno 0.0000)" in \
+        figures["lang.ud_short.scandinavian_errors"].note
+    assert figures["lang.ud_short.sme_accuracy"].ours == 1.0
+    evaluation.write_baseline(report, tmp_path / "baseline.json")
+    assert evaluation.load_baseline(tmp_path / "baseline.json") == {}  # a set other samples may lack
+
+
 def test_eval_skips_with_a_message_without_samples(tmp_path, capsys):
     cli.main(["eval", "--samples", str(tmp_path / "absent")])
     assert "samples not found" in capsys.readouterr().out
