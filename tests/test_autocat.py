@@ -459,6 +459,18 @@ def test_deeply_nested_html_does_not_crash_and_is_read_as_flat_text():
     assert seconds < 10
 
 
+@pytest.mark.parametrize("depth", [10, 300, 3000])
+def test_the_extraction_tree_gives_the_same_evidence_however_deep_the_page(depth):
+    from warc2corpus import extract
+
+    # The extraction's parser drops what lies deeper than 256 levels; autoCat then parses the page itself.
+    html = ("<html><body>" + "<div>" * depth + "<p>Saken handler om ferja.</p>" + "</div>" * depth
+            + "<footer><p>Ansvarlig redaktør: Kari Nordmann</p></footer></body></html>")
+    own = autocat.score_page(html, "https://www.fjordposten.no/", kind="front")
+    shared = autocat.score_page(html, "https://www.fjordposten.no/", kind="front", tree=extract.parse(html))
+    assert own.score == shared.score == 1.0 and own.evidence == shared.evidence
+
+
 def test_many_labels_are_capped():
     result, seconds = _timed("<p>Ansvarlig redaktør</p>" * 500_000)
     assert result.status == "uncertain"

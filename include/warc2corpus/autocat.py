@@ -82,6 +82,7 @@ MAX_ELEMENTS = 300_000
 MAX_LINE = 4_000  # longer text runs are cut into pieces of this length
 MAX_MATCHES = 200  # per pattern and page
 MAX_LINKS = 20_000
+SHARED_TREE_MAX_DEPTH = 200  # a tree parsed without huge_tree this deep may have lost its deeper parts
 MAX_ITEMS_KEPT = 12  # evidence items of one kind kept in the evidence
 
 # Supporting pages: how many of a host's non-front pages each WARC file contributes (see tasks).
@@ -431,19 +432,21 @@ def _is_main_region(element) -> bool:
     return bool(itemprop) and itemprop.lower() == "articlebody"
 
 
-def _read(html: str, *, boilerplate_only: bool) -> _Page:
+def _read(html: str, *, boilerplate_only: bool, tree=None) -> _Page:
     """The page as text blocks, links, JSON-LD and script text (no recursion, bounded)."""
     import lxml.html
     from lxml import etree
 
     page = _Page()
-    parser = lxml.html.HTMLParser(recover=True, huge_tree=True, remove_comments=True, remove_pis=True)
-    try:
-        root = lxml.html.document_fromstring(html, parser=parser)
-    except (etree.ParserError, ValueError, TypeError) as exc:
-        page.notes.append(f"unparsable HTML ({type(exc).__name__}); read as flat text")
-        page.lines = _flat_lines(html)
-        return page
+    root = tree
+    if root is None:
+        parser = lxml.html.HTMLParser(recover=True, huge_tree=True, remove_comments=True, remove_pis=True)
+        try:
+            root = lxml.html.document_fromstring(html, parser=parser)
+        except (etree.ParserError, ValueError, TypeError) as exc:
+            page.notes.append(f"unparsable HTML ({type(exc).__name__}); read as flat text")
+            page.lines = _flat_lines(html)
+            return page
 
     lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
     parts: list[str] = []
@@ -499,6 +502,10 @@ def _read(html: str, *, boilerplate_only: bool) -> _Page:
                 in_main -= 1
             if not hidden and not (boilerplate_only and in_main):
                 _add_text(parts, element.tail)
+    if tree is not None and max_depth >= SHARED_TREE_MAX_DEPTH:
+        # The extraction's parser stops at libxml2's default depth (256) and drops what lies deeper:
+        # read the page from its own, deeper parse instead.
+        return _read(html, boilerplate_only=boilerplate_only)
     page.lines = _lines_from(parts)
     if max_depth >= 2000:
         page.notes.append("nested deeper than the parser follows; the rest read as flat text")
@@ -969,17 +976,19 @@ def _triggered(html: str) -> bool:
     return any(trigger in lowered for trigger in _TRIGGER_BYTES)
 
 
-def score_page(html: str | bytes | None, url: str | None = None, *, kind: str | None = None) -> PageScore:
+def score_page(html: str | bytes | None, url: str | None = None, *, kind: str | None = None,
+               tree=None) -> PageScore:
     """Score one page. ``kind`` 'front' and 'about' read the whole page; 'article' reads only what
     lies outside the article itself (header, footer, asides, scripts, meta), so a story that
-    quotes somebody's title is never taken for the site's own declaration."""
+    quotes somebody's title is never taken for the site's own declaration. ``tree``: the page as
+    the extraction stage parsed it (``extract.parse``), read instead of parsing it again."""
     try:
-        return _score_page(html, url, kind)
+        return _score_page(html, url, kind, tree)
     except RecursionError:
         return PageScore(0.0, {"notes": ["page too deeply nested to read"]})
 
 
-def _score_page(html, url, kind) -> PageScore:
+def _score_page(html, url, kind, tree=None) -> PageScore:
     kind = kind or (page_kind(url) if url else "front")
     if html is None:
         return PageScore(0.0, {})
@@ -989,7 +998,7 @@ def _score_page(html, url, kind) -> PageScore:
     if not _triggered(html):  # (no trigger holds a control character: checked before they are blanked)
         return PageScore(0.0, {"notes": ["truncated"]} if truncated else {})
     html = _CONTROL.sub(" ", html)
-    page = _read(html, boilerplate_only=(kind == "article"))
+    page = _read(html, boilerplate_only=(kind == "article"), tree=None if truncated else tree)
     findings = _Findings()
     _scan(page.lines, "text", findings, full=True)
     script_lines = page.script_lines + _scan_jsonld(page.jsonld, findings)

@@ -252,10 +252,11 @@ class PageExtractor:
             cached = self._templates[host] = (self.stats.template(host),)
         return cached[0]
 
-    def __call__(self, html: str, url: str | None, host: str | None = None) -> Extracted:
+    def __call__(self, html: str, url: str | None, host: str | None = None, *, tree=None) -> Extracted:
+        """The page's extraction; ``tree``: the page already parsed (:func:`parse`; it is pruned here)."""
         from warc2corpus import dedup, template
 
-        tree = parse(html)
+        tree = parse(html) if tree is None else tree
         if tree is None:
             return Extracted()
         host = host or (dedup.host_and_path(url)[0] if url else "")

@@ -166,6 +166,13 @@ def classifier():
     return Classifier(langs=list(LANGUAGES))
 
 
+def preload() -> None:
+    """Load every model :func:`classify` uses now (else the first Scandinavian text pays for them)."""
+    classifier()
+    _scandinavian_vocabulary()
+    _unseen_log_probability()
+
+
 def words(text: str) -> list[str]:
     """The words of a text (runs of letters), as counted for :data:`MIN_WORDS`."""
     return [w for w in text.split() if w.isalpha() or any(ch.isalpha() for ch in w)]

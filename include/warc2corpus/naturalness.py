@@ -120,6 +120,7 @@ class Model:
                 if lang in models:
                     frequencies = models[lang].freq
                     self.seed[lang] = (frequencies, float(sum(frequencies.values()) or 1))
+            _seed_index(tuple(self.seed))  # built now, with the model, not by the first paragraph judged
 
     # --- learning -------------------------------------------------------------------------------
 

@@ -152,7 +152,7 @@ def _freeze_long_lived_objects() -> None:
 
     from warc2corpus import language
 
-    language.classifier()
+    language.preload()
     gc.collect()
     gc.freeze()
     _frozen = True
@@ -213,6 +213,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                 record = dataclasses.replace(record, url=page.url,
                                              harvest_time=warcs.iso_utc(page.capture.capture_time))
             host, _ = dedup.host_and_path(record.url)
+            tree = extract.parse(html)  # once, for autoCat and the extraction
             if not autocat.host_is_skipped(host):
                 # autoCat: every front page, and a few other pages per host and file ("om oss",
                 # "kontakt", article footers) for hosts whose front page is silent (autocat.assess_host).
@@ -220,7 +221,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                 stored, read = autocat_pages[host, kind, "stored"], autocat_pages[host, kind, "read"]
                 if kind == "front" or (stored < autocat.SUPPORTING_PAGES_PER_HOST[kind]
                                        and read < 10 * autocat.SUPPORTING_PAGES_PER_HOST[kind]):
-                    scored = autocat.score_page(html, record.url, kind=kind)
+                    scored = autocat.score_page(html, record.url, kind=kind, tree=tree)
                     autocat_pages[host, kind, "read"] += 1
                     if kind == "front" or scored.evidence.get("items") or not stored:
                         autocat_pages[host, kind, "stored"] += 1
@@ -228,7 +229,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                                             "score": scored.score, "evidence": scored.evidence})
             try:
                 with time_limit(limits.extraction_seconds):
-                    document = build_document(record, extractor(html, record.url), crawl_job)
+                    document = build_document(record, extractor(html, record.url, tree=tree), crawl_job)
             except TimeLimitExceeded:
                 log.warning("extraction of %s at %s:%d took longer than %g s: skipped", record.url, warc_file,
                             record.offset, limits.extraction_seconds)
