@@ -911,9 +911,13 @@ def _scan_links(links: list[tuple[str, str]], findings: _Findings) -> None:
         if CODE_NAME_ANYCASE.search(text):
             findings.add("code_link", href=href[:300], text=text[:80], by="link text")
             continue
-        kind = _classify_href(href) if href else None
+        kind = _classify_href(href) if href and any(host in href.lower() for host in _CODE_HREF_WORDS) else None
         if kind:
             findings.add(kind, href=href[:300], text=text[:80], by="link target")
+
+
+# Every link _classify_href recognises holds one of these (its host): other links are not parsed.
+_CODE_HREF_WORDS = tuple(h for h in CODE_HOSTS if not h.startswith("redaktor")) + ("redaktor", "wikipedia.org")
 
 
 def _scan_jsonld(blocks: list[str], findings: _Findings) -> list[str]:
