@@ -459,6 +459,22 @@ def test_deeply_nested_html_does_not_crash_and_is_read_as_flat_text():
     assert seconds < 10
 
 
+def test_english_editor_lines_are_read_on_front_pages_only():
+    html = ("<html><body><article><p>Story.</p></article>"
+            "<footer><p>Editor-in-chief: John Smith</p></footer></body></html>")
+    front = autocat.score_page(html, "https://www.example.com/", kind="front")
+    assert front.score == 0 and front.evidence["foreign"][0]["language"] == "en"  # explains a rejection
+    article = autocat.score_page(html, "https://www.example.com/news/2024/story", kind="article")
+    assert article.score == 0 and article.evidence == {}  # could not help the host: not read
+
+
+def test_a_responsible_editor_meta_tag_is_read_on_supporting_pages():
+    html = ('<html><head><meta name="responsible-editor" content="Kari Nordmann"></head>'
+            "<body><article><p>Saken.</p></article></body></html>")
+    article = autocat.score_page(html, "https://www.fjordposten.no/nyheter/2024/saken", kind="article")
+    assert article.score == 1.0 and article.evidence["editors"] == ["Kari Nordmann"]
+
+
 @pytest.mark.parametrize("depth", [10, 300, 3000])
 def test_the_extraction_tree_gives_the_same_evidence_however_deep_the_page(depth):
     from warc2corpus import extract

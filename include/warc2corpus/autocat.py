@@ -973,11 +973,18 @@ def _scan_jsonld(blocks: list[str], findings: _Findings) -> list[str]:
 # The triggers as UTF-8 bytes: ASCII lowercasing of the encoded page is several times cheaper than
 # str.lower() and finds the same ASCII triggers; the mojibake one ("ã¸") is looked for in both cases.
 _TRIGGER_BYTES = tuple({t.encode() for t in TRIGGERS} | {t.upper().encode() for t in TRIGGERS if not t.isascii()})
+# "editor" alone finds only English editor lines, which never count (a front page records them: they
+# explain a rejection); on a supporting page they could not help the host, so they do not get it read,
+# unless with "responsible" (<meta name="responsible-editor" content="Kari Nordmann"> is a declaration).
+_SUPPORTING_TRIGGER_BYTES = tuple(t for t in _TRIGGER_BYTES if t != b"editor")
 
 
-def _triggered(html: str) -> bool:
+def _triggered(html: str, kind: str = "front") -> bool:
     lowered = html.encode("utf-8", "surrogatepass").lower()
-    return any(trigger in lowered for trigger in _TRIGGER_BYTES)
+    if kind == "front":
+        return any(trigger in lowered for trigger in _TRIGGER_BYTES)
+    return (any(trigger in lowered for trigger in _SUPPORTING_TRIGGER_BYTES)
+            or b"editor" in lowered and b"responsible" in lowered)
 
 
 def score_page(html: str | bytes | None, url: str | None = None, *, kind: str | None = None,
@@ -999,7 +1006,8 @@ def _score_page(html, url, kind, tree=None) -> PageScore:
     if isinstance(html, (bytes, bytearray)):
         html = _decode(bytes(html[:MAX_HTML_CHARS + HEAD_CHARS]))
     html, truncated = _bounded(html)
-    if not _triggered(html):  # (no trigger holds a control character: checked before they are blanked)
+    # (no trigger holds a control character: checked before they are blanked)
+    if not _triggered(html, kind):
         return PageScore(0.0, {"notes": ["truncated"]} if truncated else {})
     html = _CONTROL.sub(" ", html)
     page = _read(html, boilerplate_only=(kind == "article"), tree=None if truncated else tree)
