@@ -272,7 +272,7 @@ def run_sample_warcs(files: list[Path], staging: Staging) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--copies", type=int, default=2, help="times the sample set is repeated (default 2)")
-    parser.add_argument("--repeats", type=int, default=2, help="timed passes of each side (default 2)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed passes of each side (default 3)")
     args = parser.parse_args()
     if args.copies < 1 or args.repeats < 1:
         parser.error("--copies and --repeats must be at least 1")
