@@ -219,6 +219,16 @@ def test_the_model_learns_only_languages_it_models():
     assert model.totals == {"nob": 4}
 
 
+def test_a_trained_model_keeps_its_most_frequent_word_pairs():
+    from collections import Counter
+
+    pairs = Counter({("a", "b"): 5, ("b", "c"): 2, ("c", "d"): 2, ("d", "e"): 1, ("e", "f"): 1})
+    naturalness.prune(pairs, 3)
+    assert pairs == {("a", "b"): 5, ("b", "c"): 2, ("c", "d"): 2}
+    naturalness.prune(pairs, 1)
+    assert pairs == {("a", "b"): 5}
+
+
 def test_naturalness_model_round_trips_through_bytes():
     model = naturalness.Model()
     model.learn("Fjordvik kommune vedtok budsjettet for neste år.", "nob")

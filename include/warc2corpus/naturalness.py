@@ -41,6 +41,7 @@ MAX_LEARNT = 1_000_000  # tokens learnt per language and training (bounds the mo
 TRAINING_DOCUMENTS = 20_000     # a training reads the paragraphs of this many most recent documents
 MIN_TRAINING_PARAGRAPHS = 1_000  # no trained model before the corpus holds this many paragraphs
 RETRAIN_GROWTH = 0.25   # ... and a new one each time the corpus has grown by this share
+MAX_BIGRAMS = 300_000   # word pairs kept per language in a trained model (memory of every extraction worker)
 JUNK_SHARE = 0.5        # share of junk-shaped tokens that makes a paragraph unnatural whatever its language
 CODE_CHARACTERS = "{}[]<>=;|\\^~`$#"
 CODE_SHARE = 0.08       # share of code characters among the non-space ones that makes a paragraph code
@@ -275,7 +276,19 @@ def train(conn, documents: int = TRAINING_DOCUMENTS) -> tuple[Model, int]:
             ORDER BY d.harvest_time DESC, d.doc_id, p.seq""", (documents,))
     for text, lang in rows:
         learnt += model.learn(text, lang)
+    for bigrams in model.bigrams.values():
+        prune(bigrams, MAX_BIGRAMS)
     return model, learnt
+
+
+def prune(counts: Counter, limit: int) -> None:
+    """Drop the rarest entries (count 1, then 2, ...) until at most ``limit`` are left (a count
+    cut-off: a pair seen once is then scored like an unseen one, from its words)."""
+    cutoff = 1
+    while len(counts) > limit:
+        for key in [key for key, n in counts.items() if n <= cutoff]:
+            del counts[key]
+        cutoff += 1
 
 
 def corpus_paragraphs(conn) -> int:
