@@ -68,7 +68,8 @@ _FUNCTION_WORDS = {
         oppe ned inn inne heim fram bort att igjen allereie framleis kanskje saman enno jo vel nok altså
         er var vore vere vert vart blir blei blitt bli har hadde hatt kan kunne skal skulle vil ville
         må måtte får fekk fått gjer gjorde gjort seier sa kjem kom går gjekk ser så slik tre fyrste
-        ei ein eit eitt dette desse denne heime hjå kvart kvarandre endå difor derfor dessutan innan
+        ei ein eit eitt dette desse denne heime hjå kvart kvarandre endå enda difor derfor dessutan innan
+        første hit dit
         utanfor innanfor stadig alltid blant ifølgje korkje verken anten tidlegare seinare eigentleg same
         fleire eigen eige eigne gong gonger
     """,
