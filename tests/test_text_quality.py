@@ -316,6 +316,23 @@ def test_spelling_breaks_function_word_ties(text, expected):
     assert language.classify(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # Only function words Bokmål and Nynorsk share; the word models lean Nynorsk, the Bokmål dictionary
+    # alone knows "leketøyet" (Nynorsk "leiketøyet").
+    ("Det er tilsynet som skal passe på at leketøyet er trygt for små barn.", "nob"),
+    ("Vi kjøpte kosttilskudd og grønnsaker på butikken i går.", "nob"),
+    ("Vi handlede grøntsager og mælk til weekenden.", "dan"),
+])
+def test_spelling_dictionaries_break_function_word_ties(text, expected):
+    assert language.classify(text) == expected
+
+
+def test_dictionary_coverage_counts_lower_case_content_words():
+    # a name, Bokmål only, a function word, Nynorsk only, a single letter
+    words = ["Kari", "kosttilskudd", "og", "utteken", "x"]
+    assert language.dictionary_coverage(words, ["nob", "nno", "dan"]) == {"nob": 1, "nno": 1, "dan": 0}
+
+
 def test_spelling_cues_of_open_class_words():
     def cues(*words):
         return language.spelling_cues(list(words), ["nob", "nno", "dan"])

