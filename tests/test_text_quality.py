@@ -327,6 +327,13 @@ def test_spelling_dictionaries_break_function_word_ties(text, expected):
     assert language.classify(text) == expected
 
 
+@pytest.mark.parametrize("text", ["Den er kanskje litt for dyr, sier han til ba.no.",
+                                  "Les hele saken på nrk.no og dagbladet.no i kveld."])
+def test_web_addresses_are_no_words(text):
+    # The ".no" of a Norwegian domain once counted as the Nynorsk function word "no" (now).
+    assert language.classify(text) == "nob"
+
+
 def test_dictionary_coverage_counts_lower_case_content_words():
     # a name, Bokmål only, a function word, Nynorsk only, a single letter
     words = ["Kari", "kosttilskudd", "og", "utteken", "x"]

@@ -193,6 +193,9 @@ def _word_cues(word: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+# E-mail and web addresses and domain names: not words of any language.
+_WEB_ADDRESS = re.compile(r"\S*@\S+|\S+://\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:no|com|net|org|se|dk|nu|fi|is|eu|info|io)\b",
+                          re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -238,7 +241,7 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     tokens of the text. A tie at the top goes to the leaders whose spelling the other words bear most
     (:func:`spelling_cues`), then to the leader whose word model (gielladetect's word frequencies, weighed
     by the archive prior) makes the text clearly likelier, else to the leader the ranking puts first."""
-    found = _WORD.findall(text)
+    found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
     tokens = [t.lower() for t in found]
     # Only the languages the ranking holds compete (candidates may have left some of the four out).
     competing = [lang for lang in ranking if lang in FUNCTION_WORDS]
