@@ -192,7 +192,9 @@ class Model:
         ranked = sorted(range(len(languages)), key=lambda i: -known[i])
         return [languages[i] for i in ranked[:n]]
 
-    def best_language(self, raw_tokens: list[str]) -> tuple[str, float, float]:
+    def best_language(self, raw_tokens: list[str], good_enough: float = math.inf) -> tuple[str, float, float]:
+        """(language, mean log10 probability per token, share of tokens known) of the best-scoring of
+        the likely languages; the first scoring at least ``good_enough`` ends the search."""
         best = (self.languages[0], -math.inf, 0.0)
         if not raw_tokens:
             return best
@@ -217,6 +219,8 @@ class Model:
             mean = total / len(raw_tokens)
             if mean > best[1]:
                 best = (lang, mean, known / len(raw_tokens))
+                if mean >= good_enough:
+                    break
         return best
 
     def judge(self, paragraph: str) -> str | None:
@@ -233,7 +237,7 @@ class Model:
             return "unnatural"
         if len(raw) < MIN_TOKENS or len(raw) > MAX_JUDGED_TOKENS:
             return None
-        _, mean, known = self.best_language(raw)
+        _, mean, known = self.best_language(raw, good_enough=THRESHOLD)  # natural in one language is enough
         if known >= MIN_KNOWN and mean < THRESHOLD:
             return "unnatural"
         return None
