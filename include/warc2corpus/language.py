@@ -12,7 +12,8 @@ them first, their function words decide: the language whose closed-class words (
 "inte", "hva"/"kva"/"hvad"/"vad", "jeg"/"eg"/"jag" …) cover most of the text's tokens; ties go to the
 standard whose Hunspell dictionary accepts most of the other words ("kosttilskudd" is Bokmål only,
 "utteken" Nynorsk only), then by their spelling ("-lig"/"-leg", "-het"/"-heit"/"-hed", Nynorsk
-"-ar"/"-ane", "ei"/"ej" …), then by the word models' likelihood. Other languages (the Sámi ones among them) are left to TextCat.
+"-ar"/"-ane", "ei"/"ej" …), then by the word models' likelihood. Other languages (the Sámi ones
+among them) are left to TextCat.
 
 Documents get a language per paragraph (paragraphs of at least :data:`MIN_WORDS` words), the
 document's language by token majority, and a mixed-language flag.
@@ -159,7 +160,6 @@ def _dictionaries() -> dict:
 def dictionary_coverage(words: list[str], languages: list[str]) -> dict[str, int]:
     """How many of the words (lower-case words of two letters or more that are no function word) each
     language's spelling dictionary accepts."""
-    dictionaries = _dictionaries()
     counts = dict.fromkeys(languages, 0)
     for word in words:
         if len(word) < 2 or not word.islower() or word in _ANY_FUNCTION_WORD:
@@ -238,7 +238,8 @@ def classify(text: str, candidates: tuple[str, ...] | None = None) -> str:
 
 def scandinavian_choice(text: str, ranking: list[str]) -> str:
     """Among Bokmål, Nynorsk, Danish and Swedish, the language whose function words cover most
-    tokens of the text. A tie at the top goes to the leaders whose spelling the other words bear most
+    tokens of the text. A tie at the top goes to the leaders whose spelling dictionaries accept most of
+    the other words (:func:`dictionary_coverage`), then to those whose spelling those words bear most
     (:func:`spelling_cues`), then to the leader whose word model (gielladetect's word frequencies, weighed
     by the archive prior) makes the text clearly likelier, else to the leader the ranking puts first."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"

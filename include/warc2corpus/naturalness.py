@@ -13,7 +13,8 @@ the seed model (word lists only) is used. Bigrams are smoothed towards the unigr
 unigrams towards a tiny probability that depends on the word's *shape*: an unseen ordinary word is
 rare, an unseen mix of letters, digits and code symbols is far rarer.
 
-A paragraph is scored under every language model and keeps its best score. It is dropped
+A paragraph is scored under the languages whose word lists know most of its words and keeps its best
+score (the first language in which it reads as natural ends the search). It is dropped
 (``unnatural``) when most of its tokens have the shapes of code, tracking strings or URLs, or, when
 its best language knows enough of its words to judge, when the score is below :data:`THRESHOLD`
 (lists of names or links, keyword salad). Before that, what a researcher wants kept even though it
@@ -93,7 +94,7 @@ def protected(paragraph: str) -> str | None:
 
 
 @lru_cache(maxsize=4)
-def _seed_index(languages: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, int]]:
+def _seed_index(languages: tuple[str, ...]) -> dict[str, int]:
     """Every word of the languages' seed word lists -> a bit mask of the languages that list it."""
     from warc2corpus import language
 
@@ -103,7 +104,7 @@ def _seed_index(languages: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, 
         for word, count in models[lang].freq.items():
             if count:
                 index[word] = index.get(word, 0) | (1 << bit)
-    return languages, index
+    return index
 
 
 class Model:
@@ -179,7 +180,8 @@ class Model:
     def likely_languages(self, raw_tokens: list[str], n: int = 1) -> list[str]:
         """The ``n`` languages whose seed word lists know most of the first tokens (a cheap guess;
         ties in the model's language order)."""
-        languages, index = _seed_index(tuple(self.seed))
+        languages = tuple(self.seed)
+        index = _seed_index(languages)
         if not languages:
             return list(self.languages[:n])
         known = [0] * len(languages)
@@ -318,7 +320,6 @@ def refresh(conn, *, force: bool = False) -> dict:
            VALUES (%s, %s, %s, %s) RETURNING id""",
         (paragraphs, learnt, json.dumps(tokens), model.to_bytes())).fetchone()[0]
     conn.commit()
-    _loaded[model_id] = model
     return {"trained": True, "model": model_id, "corpus_paragraphs": paragraphs, "learnt_paragraphs": learnt,
             "tokens": tokens}
 
