@@ -58,9 +58,9 @@ def cmd_db(args) -> None:
 class Progress:
     """One status line on a terminal: records read, documents extracted, documents per second."""
 
-    def __init__(self, stream=sys.stderr):
-        self.stream = stream
-        self.enabled = stream.isatty()
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr  # looked up now: sys.stderr may have been replaced since import
+        self.enabled = self.stream.isatty()
         self.started = time.monotonic()
         self.done = 0
 
