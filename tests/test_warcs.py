@@ -507,3 +507,37 @@ def test_library_messages_are_logged_per_record_with_file_and_offset(small_warc,
     assert not [r for r in caplog.records if r.name.startswith(("trafilatura.", "courlan."))
                 and r.levelno >= logging.INFO]
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("name", ["garbage.warc.gz", "garbage.warc"])
+def test_a_huge_line_after_a_record_is_read_past(tmp_path, name):
+    """A 1 MiB line right after record 1's block (as when its Content-Length is short): warcio warns
+    of it and reads on, as before, but the line is no longer read whole; offsets and lengths stay
+    exact."""
+    path = tmp_path / name
+    with open(path, "wb") as out:
+        for n in range(3):
+            buffer = BytesIO()
+            _write_record(buffer, n)
+            data = buffer.getvalue()
+            if n == 1:
+                garbage = BytesIO()
+                _huge_line(garbage, 2**20)
+                data = data[:-4] + garbage.getvalue() + b"\r\n\r\n"
+            if name.endswith(".gz"):
+                with gzip.GzipFile(fileobj=out, mode="wb") as member:
+                    member.write(data)
+            else:
+                out.write(data)
+    reader = warcs.WarcReader(path, warcs.Limits())
+    read = list(reader.records())
+    assert [(r.url, r.skip_reason) for r in read] == [(f"https://example.no/{n}", None) for n in range(3)]
+    assert reader.outcome.status == "complete"
+    [notice] = read[1].notices
+    assert notice.library == "warcio" and "Record not followed by newline" in notice.message
+    data = path.read_bytes()
+    if name.endswith(".gz"):
+        assert read[1].offset + read[1].length == read[2].offset  # record 1 is its whole gzip member
+    else:
+        assert data[: read[1].offset + read[1].length].endswith(PAGE)
+        assert data[read[2].offset:].startswith(b"WARC/1.0\r\n")

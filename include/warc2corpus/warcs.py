@@ -338,15 +338,27 @@ class _BoundedLineReader(DecompressingBufferedReader):
         super().__init__(stream, **kwargs)
         self.limits = limits
         self.header_bytes = 0  # of the record being parsed (set to 0 by _BoundedArchiveIterator)
+        self.between_records = False  # reading where blank lines belong (set by _BoundedArchiveIterator)
+        self.passed_over = 0  # bytes of overlong lines read past there
 
     def readline(self, length=None):
         if length is not None:  # callers that bound their lines (HTTP headers, chunk sizes)
             return super().readline(length)
-        line = _read_line(super().readline, self.limits.max_header_line_bytes + 1)
-        self.header_bytes += len(line)
-        if len(line) > self.limits.max_header_line_bytes:
-            raise HeaderTooLarge(f"a line longer than {self.limits.max_header_line_bytes} bytes where WARC "
-                                 "headers belong")
+        limit = self.limits.max_header_line_bytes
+        line = _read_line(super().readline, limit + 1)
+        if len(line) > limit and self.between_records:
+            # Garbage after a record: warcio warns of such a line and reads on (or fails on the
+            # next one); its start is enough for that, the rest is read past.
+            rest = line
+            while rest and not rest.endswith(b"\n"):
+                rest = _read_line(super().readline, limit + 1)
+                self.passed_over += len(rest)
+            self.passed_over += len(line) - limit
+            return line[:limit]
+        if line.strip():  # blank lines (between records) are no headers
+            self.header_bytes += len(line)
+        if len(line) > limit:
+            raise HeaderTooLarge(f"a line longer than {limit} bytes where WARC headers belong")
         if self.header_bytes > self.limits.max_header_bytes:
             raise HeaderTooLarge(f"WARC headers longer than {self.limits.max_header_bytes} bytes")
         return line
@@ -400,6 +412,16 @@ class _BoundedArchiveIterator(ArchiveIterator):
     def _next_record(self, next_line):
         self.reader.header_bytes = len(next_line or b"")
         return super()._next_record(next_line)
+
+    def _consume_blanklines(self):
+        """warcio's, with overlong lines read past (their length still counts where the next
+        record starts)."""
+        self.reader.between_records, self.reader.passed_over = True, 0
+        try:
+            line, blank_bytes = super()._consume_blanklines()
+        finally:
+            self.reader.between_records = False
+        return line, blank_bytes + self.reader.passed_over
 
 
 def gzip_member_end(path: str | Path, start: int) -> int | None:
@@ -523,10 +545,10 @@ class WarcReader:
                     held = record
             except HeaderTooLarge as exc:
                 start = iterator.offset  # the record at fault (its gzip member in a per-record file)
-                end = gzip_member_end(self.path, start) if self.outcome.layout == "gzip-per-record" else None
-                if end is None or (stop_at is not None and start >= stop_at):
-                    fault = HeaderTooLarge(f"{exc} in the record at byte {start}")
-                else:
+                end = None
+                if self.outcome.layout == "gzip-per-record" and (stop_at is None or start < stop_at):
+                    end = gzip_member_end(self.path, start)
+                if end is not None:
                     log.warning("%s:%d: header_too_large: %s", self.path, start, exc)
                     if held is not None:
                         yield self._count(held)
@@ -534,6 +556,7 @@ class WarcReader:
                                   skip_reason="header_too_large", error=str(exc))
                     stream.seek(end)
                     continue
+                fault = HeaderTooLarge(f"{exc} in the record at byte {start}")
             except Exception as exc:  # noqa: BLE001 - the record before the fault still counts
                 fault = exc
             break
