@@ -419,3 +419,194 @@ def test_wayback_view_restores_to_the_original_text(samples, tmp_path, corpus_db
         stored = [r[0] for r in conn.execute("SELECT text FROM paragraphs ORDER BY seq")]
     expected = extract.extract(original, "https://www.fws.gov/birds/").paragraphs
     assert stored == [" ".join(p.split()) for p in expected]
+
+
+# ---------------------------------------------------------------------------------------------
+# Content encodings, header sizes and the libraries' warnings, through the whole pipeline
+# ---------------------------------------------------------------------------------------------
+
+def corrupt_brotli(html: bytes) -> bytes:
+    """Real brotli data with eight bytes overwritten, where brotli notices (it has no checksum: other
+    damage can decode to garbage, or to a stream that merely breaks off, which counts as cut short)."""
+    import brotli
+
+    data = bytearray(brotli.compress(html * 20))
+    data[len(data) // 3: len(data) // 3 + 8] = b"\x00" * 8
+    with pytest.raises(brotli.error):
+        brotli.Decompressor().process(bytes(data))
+    return bytes(data)
+
+
+def encoded_pages(writer):
+    """A plain page, a br page, a corrupt br body, br and gzip bombs, a page mislabelled gzip, a plain page."""
+    import brotli
+
+    bomb = b"<html><body>" + b"<p>bombe</p>" * (64 * 2**20 // 12)
+    pages = [("plain", ARTICLE.encode(), None),
+             ("br", brotli.compress(ARTICLE.replace("Ferja", "Hurtigbåten").encode()), "br"),
+             ("bad-br", corrupt_brotli(ARTICLE.encode()), "br"),
+             ("br-bomb", brotli.compress(bomb, quality=1), "br"),
+             ("gzip-bomb", gzip.compress(bomb, compresslevel=1), "gzip"),
+             ("mislabelled", ARTICLE.replace("Ferja", "Bussen").encode(), "gzip"),
+             ("plain-2", ARTICLE.replace("Ferja", "Toget").encode(), None)]
+    for n, (name, body, encoding) in enumerate(pages):
+        write_record(writer, f"https://www.fjordposten.no/{name}", body, date=f"2024-03-01T12:00:0{n}Z",
+                     extra_http=[("Content-Encoding", encoding)] if encoding else [])
+
+
+def test_br_bodies_bombs_and_a_corrupt_body(tmp_path, corpus_db, staging_dir, accept_all):
+    """A br page is a document (warcio's br reader fails with brotli 1.2 and used to end the file);
+    bombs are too_large (the gzip one used to reach the parser undecoded, as empty_text); a corrupt
+    body is a decode_error and the file reads on to its end."""
+    accept_all("www.fjordposten.no")
+    warc = build_warc(tmp_path / "encodings.warc.gz", [encoded_pages])
+    [result] = tasks.run_files([warc], "encodings")
+    row = ledger_row(corpus_db, warc)
+    assert row["status"] == "loaded" and row["error"] is None
+    assert row["counts"]["records"] == 7 and row["counts"]["documents"] == 4
+    assert row["counts"]["skipped"] == {"decode_error": 1, "too_large": 2}
+    assert sorted(d[0].rsplit("/", 1)[1] for d in documents(corpus_db)) == ["br", "mislabelled", "plain", "plain-2"]
+    with psycopg.connect(corpus_db) as conn:
+        reasons = dict(conn.execute("SELECT url, reason FROM rejections").fetchall())
+        text = conn.execute("SELECT string_agg(p.text, ' ') FROM paragraphs p JOIN documents d USING (doc_id)"
+                            " WHERE d.url LIKE '%/br'").fetchone()[0]
+    assert reasons == {"https://www.fjordposten.no/bad-br": "decode_error",
+                       "https://www.fjordposten.no/br-bomb": "too_large",
+                       "https://www.fjordposten.no/gzip-bomb": "too_large"}
+    assert "Hurtigbåten mellom Fjordvik og Nesøy" in text
+
+
+def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, accept_all):
+    from test_warcs import build_huge_header_warc
+
+    accept_all("example.no")
+    files = [build_huge_header_warc(tmp_path / f"{where}.warc.gz", where, 2**20) for where in ("warc", "http")]
+    tasks.run_files(files, "headers")
+    for path in files:
+        row = ledger_row(corpus_db, path)
+        assert row["status"] == "loaded" and row["counts"]["skipped"] == {"header_too_large": 1}
+        assert row["counts"]["records"] == 3 and row["counts"]["documents"] == 2
+    with psycopg.connect(corpus_db) as conn:
+        rows = conn.execute("SELECT warc_file, record_offset, url, reason FROM rejections"
+                            " ORDER BY warc_file").fetchall()
+    assert [(Path(f).name, url, reason) for f, _, url, reason in rows] == [
+        ("http.warc.gz", "https://example.no/1", "header_too_large"), ("warc.warc.gz", None, "header_too_large")]
+    with open(files[1], "rb") as stream:  # the back-pointer of the skipped record is its gzip member
+        stream.seek(rows[1][1])
+        assert gzip.GzipFile(fileobj=stream).read(9) == b"WARC/1.0\r"
+
+
+def test_a_utf8_page_with_a_few_broken_bytes_stays_utf8(samples, tmp_path, corpus_db, staging_dir, accept_all):
+    """A real Norwegian page (NRK) in UTF-8 with four bytes broken used to be decoded whole as
+    windows-1252: every æ, ø and å garbled. Declared or not, it is UTF-8 with four U+FFFD."""
+    from warc2corpus import charsets, extract
+
+    page = gzip.decompress((samples / "news_fundus" / "test_data" / "no" / "NRK_2024_08_05.html.gz").read_bytes())
+    url = ("https://www.nrk.no/ol/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-_-sa-kom-sjokkvendingen"
+           "-1.16990729")
+    expected = extract.extract(page.decode("utf-8"), url).paragraphs
+    assert any("ø" in p for p in expected)
+    broken = bytearray(page)
+    for n, start in enumerate(m.start() for m in re.finditer("ø".encode(), page)):
+        if n % 40 == 0:  # every 40th ø loses its second byte
+            broken[start + 1] = ord("?")
+    assert broken.count(b"\xc3?") == 4
+    undeclared = re.sub(rb"<meta[^>]*charset[^>]*>", b"", bytes(broken), flags=re.IGNORECASE)
+    assert charsets.declared_charset(undeclared) is None
+    accept_all("www.nrk.no")
+
+    def records(writer):
+        write_record(writer, url, bytes(broken), content_type="text/html; charset=utf-8")
+        write_record(writer, url + "-udeklarert", undeclared, content_type="text/html", date="2024-03-01T12:00:01Z")
+
+    warc = build_warc(tmp_path / "nrk.warc.gz", [records])
+    tasks.run_files([warc], "charsets")
+    with psycopg.connect(corpus_db) as conn:
+        for source in (url, url + "-udeklarert"):
+            stored = [r[0] for r in conn.execute("SELECT p.text FROM paragraphs p JOIN documents d USING (doc_id)"
+                                                 " WHERE d.url = %s ORDER BY p.seq", (source,))]
+            assert stored and not any("Ã" in p for p in stored), source
+            kept = [p for p in expected if " ".join(p.split()) in stored]
+            assert len(kept) >= len(expected) - 4 and any("ø" in p for p in kept), source
+
+
+def test_library_warnings_are_logged_with_file_and_offset(samples, corpus_db, staging_dir, caplog, capfd):
+    """warcio warns of a record whose Content-Length is wrong (straight to stderr) and of spaces in a
+    target URI (its logger), naming neither the file nor the record: both come out as one log line
+    '<file>:<offset>: warcio: …' and are counted in the file's counts."""
+    files = [samples / "warc" / "pywb" / "example.warc",
+             samples / "warc" / "warcio" / "example-space-in-target-uri.warc.gz"]
+    with caplog.at_level("INFO"):
+        tasks.run_files(files, "warnings")
+    _, err = capfd.readouterr()
+    assert "Record not followed by newline" not in err and "Replacing spaces" not in err
+    lines = [r.getMessage() for r in caplog.records if ": warcio: " in r.getMessage()]
+    assert lines == [f"{files[0].resolve()}:4061: warcio: WARNING: Record not followed by newline, perhaps "
+                     "Content-Length is invalid Offset: 4764 Remainder: b'm\\r\\n'",
+                     f"{files[1].resolve()}:241: warcio: Replacing spaces in invalid WARC-Target-URI: "
+                     "file:///example with spaces.png"]
+    for path in files:
+        assert ledger_row(corpus_db, path)["counts"]["warnings"] == {"warcio": 1}
+
+
+# ---------------------------------------------------------------------------------------------
+# "No input file can fail a run", and nothing read goes uncounted
+# ---------------------------------------------------------------------------------------------
+
+def pathological_files(folder: Path) -> list[Path]:
+    """br pages, a corrupt br body, br and gzip bombs, huge header lines (WARC and HTTP headers,
+    gzip per record and plain), garbage after records, a file cut inside a record."""
+    from test_warcs import build_huge_header_warc
+
+    files = [build_warc(folder / "encodings.warc.gz", [encoded_pages]),
+             build_warc(folder / "encodings.warc", [encoded_pages], gzip_members=False)]
+    for where in ("warc", "http"):
+        for name in (f"huge-{where}.warc.gz", f"huge-{where}.warc"):
+            files.append(build_huge_header_warc(folder / name, where, 16 * 2**20))
+    garbage = build_warc(folder / "garbage.warc", [three_pages], gzip_members=False)
+    with open(garbage, "ab") as out:
+        out.write(b"\x00" * 100_000 + b"no record here" * 10_000)
+    cut = folder / "cut.warc"
+    cut.write_bytes(build_warc(folder / "whole.warc", [encoded_pages], gzip_members=False).read_bytes()[:-5000])
+    return [*files, garbage, cut]
+
+
+def test_no_input_file_fails_a_run_and_every_record_is_counted(samples, tmp_path, corpus_db, staging_dir, capsys):
+    """Every shared sample file (broken ones, and the README and CDX beside them, included) and the
+    pathological files above, through `warc2corpus run` at once: exit code 0, every file in the
+    ledger, and each file's counts add up: every record read is a document, a revisit or skipped
+    for a reason; every document is filtered or kept; every kept one is distinct, a later capture
+    or empty; and each rejection counted is in `rejections`."""
+    from conftest import run_cli
+
+    files = sorted(p for p in (samples / "warc").rglob("*") if p.is_file()) + pathological_files(tmp_path)
+    code, out, err = run_cli(capsys, "run", "--crawl-job", "messy", *map(str, files))
+    assert code == 0, err
+    with psycopg.connect(corpus_db) as conn:
+        ledger = {Path(path): (status, counts) for path, status, counts
+                  in conn.execute("SELECT path, status, counts FROM warc_files")}
+        rejected = dict(conn.execute("SELECT warc_file, count(*) FROM rejections GROUP BY 1").fetchall())
+    assert set(ledger) == {p.resolve() for p in files}
+    problems = []
+    for path, (status, counts) in sorted(ledger.items()):
+        skipped = {k: v for k, v in counts.get("skipped", {}).items() if k != "revisit_unresolved"}
+        documents, kept = counts.get("documents", 0), counts.get("kept_by_allow_list", 0)
+        sums = {
+            "records": (counts.get("records", 0), documents + counts.get("revisits", 0) + sum(skipped.values())),
+            "documents": (documents, kept + sum(counts.get("filtered", {}).values())),
+            "kept": (kept, counts.get("distinct_in_file", 0) + counts.get("later_captures_in_file", 0)
+                     + counts.get("empty_text", 0)),
+            "rejections": (rejected.get(str(path), 0),
+                           sum(v for k, v in skipped.items() if k not in tasks.NOT_DOCUMENT_REASONS)
+                           + sum(counts.get("filtered", {}).values()) + counts.get("empty_text", 0)),
+        }
+        problems += [(path.name, status, name, pair) for name, pair in sums.items() if pair[0] != pair[1]]
+    assert problems == []
+    statuses = {p.name: ledger[p.resolve()][0] for p in files if p.parent == tmp_path}
+    assert statuses == {"encodings.warc.gz": "loaded", "encodings.warc": "loaded",
+                        "huge-warc.warc.gz": "loaded", "huge-warc.warc": "partial",
+                        "huge-http.warc.gz": "loaded", "huge-http.warc": "loaded",
+                        "garbage.warc": "partial", "cut.warc": "partial"}
+    skipped = {p.name: ledger[p.resolve()][1]["skipped"] for p in files if p.name.startswith(("encodings", "huge"))}
+    assert skipped["encodings.warc"] == skipped["encodings.warc.gz"] == {"decode_error": 1, "too_large": 2}
+    assert all(skipped[f"huge-{where}.warc.gz"] == {"header_too_large": 1} for where in ("warc", "http"))

@@ -250,3 +250,294 @@ def test_nordic_dev_pages_warc(samples):
     assert revisits[0].url == documents[1].url
     assert documents[0].harvest_time == "2024-08-04T10:23:36.000000Z"
     assert records[-1].offset + records[-1].length == path.stat().st_size
+
+
+# ---------------------------------------------------------------------------------------------
+# Content encodings: every body decoded by us, bounded, and one record's fault stays its own
+# ---------------------------------------------------------------------------------------------
+
+LIMIT = 40 * 2**20
+
+
+def test_decode_payload_undoes_each_encoding():
+    import zlib
+
+    import brotli
+
+    assert warcs.decode_payload(brotli.compress(HTML), None, "br", LIMIT) == HTML
+    assert warcs.decode_payload(gzip.compress(HTML), None, "x-gzip", LIMIT) == HTML
+    assert warcs.decode_payload(zlib.compress(HTML), None, "deflate", LIMIT) == HTML
+    raw_deflate = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    assert warcs.decode_payload(raw_deflate.compress(HTML) + raw_deflate.flush(), None, "deflate", LIMIT) == HTML
+    body = brotli.compress(HTML)
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 20]), body[i:i + 20]) for i in range(0, len(body), 20))
+    assert warcs.decode_payload(chunked + b"0\r\n\r\n", "chunked", "br", LIMIT) == HTML
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "br", "deflate"])
+def test_a_content_encoding_bomb_is_too_large(encoding):
+    """64 MiB of markup squeezed into a few KiB: decoding stops at the limit (the gzip one used to be
+    passed on undecoded and end up as an empty text)."""
+    import zlib
+
+    import brotli
+
+    page = b"<html><body>" + b"<p>bombe</p>" * (64 * 2**20 // 12)
+    compress = {"gzip": gzip.compress, "deflate": zlib.compress,
+                "br": lambda data: brotli.compress(data, quality=1)}[encoding]
+    bomb = compress(page)
+    assert len(bomb) < 2**20
+    assert warcs.decode_payload(bomb, None, encoding, LIMIT) is None
+    assert warcs.decode_payload(bomb, None, encoding, 65 * 2**20) == page  # under a higher limit it decodes
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "br", "deflate"])
+def test_a_body_not_in_its_claimed_encoding_is_passed_on(encoding):
+    assert warcs.decode_payload(HTML, None, encoding, LIMIT) == HTML
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "br"])
+def test_a_corrupt_body_raises_and_a_truncated_one_gives_its_start(encoding):
+    import brotli
+
+    page = HTML.replace(b"<p>", b"<p>" + b"Brunost og ferske vafler. " * 2000)
+    compressed = gzip.compress(page) if encoding == "gzip" else brotli.compress(page)
+    corrupt = bytearray(compressed)
+    corrupt[len(corrupt) // 3: len(corrupt) // 3 + 8] = b"\xff" * 8
+    with pytest.raises(warcs.DecodeError):
+        warcs.decode_payload(bytes(corrupt), None, encoding, LIMIT)
+    start = warcs.decode_payload(compressed[: len(compressed) // 2], None, encoding, LIMIT)
+    assert page.startswith(start)
+
+
+def _page_record(writer, url, body, encoding=None, date=DATE):
+    extra = [("Content-Encoding", encoding)] if encoding else []
+    writer.write_record(_response(writer, url, "200 OK", "text/html; charset=utf-8", body, date=date,
+                                  extra_headers=extra))
+
+
+@pytest.mark.parametrize("gzip_records", [True, False])
+def test_a_bad_br_record_between_two_good_pages(tmp_path, gzip_records):
+    """brotli 1.2 and warcio 1.8.1 disagree ('brotli.Decompressor' object has no attribute
+    'unused_data'): every br body, good or bad, used to end the reading of its file."""
+    import brotli
+
+    corrupt = bytearray(brotli.compress(HTML * 50))
+    corrupt[len(corrupt) // 2: len(corrupt) // 2 + 8] = b"\x00" * 8
+    path = tmp_path / "br.warc.gz"
+    with open(path, "wb") as out:
+        writer = WARCWriter(out, gzip=gzip_records)
+        _page_record(writer, "https://example.no/1", HTML)
+        _page_record(writer, "https://example.no/br", brotli.compress(HTML), "br")
+        _page_record(writer, "https://example.no/bad-br", bytes(corrupt), "br")
+        _page_record(writer, "https://example.no/2", HTML)
+    reader = warcs.WarcReader(path, warcs.Limits())
+    got = [(r.url, r.skip_reason, r.body) for r in reader.records()]
+    assert got == [("https://example.no/1", None, HTML), ("https://example.no/br", None, HTML),
+                   ("https://example.no/bad-br", "decode_error", None), ("https://example.no/2", None, HTML)]
+    assert reader.outcome.status == "complete" and reader.outcome.records == 4
+
+
+def test_any_fault_decoding_a_body_is_that_records_reason(tmp_path, monkeypatch):
+    """Whatever goes wrong decoding one body (here a decoder that fails in a way nobody foresaw),
+    the reading goes on with the next record."""
+    path = tmp_path / "pages.warc.gz"
+    with open(path, "wb") as out:
+        writer = WARCWriter(out, gzip=True)
+        _page_record(writer, "https://example.no/1", HTML)
+        _page_record(writer, "https://example.no/odd", gzip.compress(HTML), "gzip")
+        _page_record(writer, "https://example.no/2", HTML)
+    real = warcs._decompress
+
+    def failing(raw, encoding, limit):
+        raise MemoryError("decoder gave up")
+
+    monkeypatch.setattr(warcs, "_decompress", failing)
+    reader = warcs.WarcReader(path, warcs.Limits())
+    records = list(reader.records())
+    assert [(r.url, r.skip_reason) for r in records] == [
+        ("https://example.no/1", None), ("https://example.no/odd", "decode_error"), ("https://example.no/2", None)]
+    assert records[1].error == "decoder gave up" and reader.outcome.status == "complete"
+    monkeypatch.setattr(warcs, "_decompress", real)
+
+
+# ---------------------------------------------------------------------------------------------
+# Header sizes: a huge header line is skipped in bounded memory
+# ---------------------------------------------------------------------------------------------
+
+PAGE = "<html><body><p>Ferja mellom Fjordvik og Nesøy ble innstilt.</p></body></html>".encode()
+
+
+def _huge_line(out, size: int) -> None:
+    """'X-Huge: aaaa…' of ``size`` bytes, written a MiB at a time."""
+    out.write(b"X-Huge: ")
+    piece = b"a" * 2**20
+    for start in range(0, size, len(piece)):
+        out.write(piece[: size - start])
+    out.write(b"\r\n")
+
+
+def _write_record(out, n: int, *, huge_warc: int = 0, huge_http: int = 0) -> None:
+    """A response record written by hand, so that a header line can be far larger than memory."""
+    http_head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+    http_tail = b"\r\n" + PAGE
+    length = len(http_head) + (len(b"X-Huge: \r\n") + huge_http if huge_http else 0) + len(http_tail)
+    out.write(f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.no/{n}\r\n"
+              f"WARC-Date: 2024-03-01T12:00:0{n}Z\r\n"
+              f"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-00000000000{n}>\r\n"
+              f"Content-Type: application/http; msgtype=response\r\nContent-Length: {length}\r\n".encode())
+    if huge_warc:
+        _huge_line(out, huge_warc)
+    out.write(b"\r\n" + http_head)
+    if huge_http:
+        _huge_line(out, huge_http)
+    out.write(http_tail + b"\r\n\r\n")
+
+
+def build_huge_header_warc(path: Path, where: str, size: int) -> Path:
+    """Three records; the middle one has a header line of ``size`` bytes in its WARC or HTTP
+    headers. A ``.gz`` path gets one gzip member per record."""
+    with open(path, "wb") as out:
+        for n in range(3):
+            huge = {f"huge_{where}": size} if n == 1 else {}
+            if path.suffix == ".gz":
+                with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=1) as member:
+                    _write_record(member, n, **huge)
+            else:
+                _write_record(out, n, **huge)
+    return path
+
+
+# The child's own peak (VmHWM starts afresh at exec; getrusage's ru_maxrss would carry over the
+# peak of the pytest process it was forked from).
+READ_IN_A_CHILD = """
+import json, re, sys
+from warc2corpus import warcs
+reader = warcs.WarcReader(sys.argv[1], warcs.Limits())
+records = [[r.url, r.skip_reason] for r in reader.records()]
+peak = int(re.search(r"VmHWM:\\s*(\\d+) kB", open("/proc/self/status").read()).group(1)) * 1024
+print(json.dumps({"records": records, "status": reader.outcome.status, "error": reader.outcome.error,
+                  "peak_rss": peak}))
+"""
+
+
+@pytest.mark.parametrize("where,name", [("warc", "huge.warc.gz"), ("http", "huge.warc.gz"), ("http", "huge.warc"),
+                                        ("warc", "huge.warc")])
+def test_a_huge_header_line_costs_no_memory(tmp_path, where, name):
+    """A 1 GiB header line used to be read whole (a 1 MB file took 104 s and 3.5 GB). The line here is
+    512 MiB in a gzip file (512 KiB on disk), 128 MiB in a plain one; the child reading it must peak
+    well below it. Where the record can be framed (its gzip member, or its Content-Length for HTTP
+    headers) it is skipped and the next one read; a plain file's WARC headers cannot be framed, and
+    the reading ends there, partial."""
+    import json
+    import subprocess
+    import sys
+
+    if not Path("/proc/self/status").exists():
+        pytest.skip("the child's peak memory is read from /proc (Linux)")
+    size = 512 * 2**20 if name.endswith(".gz") else 128 * 2**20
+    path = build_huge_header_warc(tmp_path / name, where, size)
+    child = subprocess.run([sys.executable, "-c", READ_IN_A_CHILD, str(path)], capture_output=True, text=True,
+                           check=True)
+    result = json.loads(child.stdout)
+    assert result["peak_rss"] < size / 2, result["peak_rss"] / 2**20
+    if where == "warc" and name == "huge.warc":
+        assert result["records"] == [["https://example.no/0", None]]
+        assert result["status"] == "partial" and "longer than 65536 bytes" in result["error"]
+    else:
+        middle = None if where == "warc" else "https://example.no/1"  # no WARC headers to tell the URL
+        assert result["records"] == [["https://example.no/0", None], [middle, "header_too_large"],
+                                     ["https://example.no/2", None]]
+        assert result["status"] == "complete"
+
+
+def test_header_blocks_are_bounded_too(tmp_path):
+    """Many short lines add up: WARC headers over max_header_bytes are as bad as one long line."""
+    path = tmp_path / "many.warc.gz"
+    with open(path, "wb") as out:
+        for n in range(2):
+            with gzip.GzipFile(fileobj=out, mode="wb") as member:
+                buffer = BytesIO()
+                _write_record(buffer, n)
+                record = buffer.getvalue()
+                if n == 0:
+                    record = record.replace(b"\r\n\r\n", b"\r\n" + b"X-Many: 1\r\n" * 30000 + b"\r\n", 1)
+                member.write(record)
+    records = list(warcs.read_records(path))
+    assert [(r.url, r.skip_reason) for r in records] == [(None, "header_too_large"), ("https://example.no/1", None)]
+    assert "WARC headers longer than 262144 bytes" in records[0].error
+
+
+# ---------------------------------------------------------------------------------------------
+# What the libraries say while a record is read and handled
+# ---------------------------------------------------------------------------------------------
+
+def test_library_messages_are_logged_per_record_with_file_and_offset(small_warc, caplog, capsys):
+    """trafilatura's own warnings (a Python DeprecationWarning and its logger's) raised while the
+    caller handles a record are logged once, as '<file>:<offset>: <library>: <message>', counted by
+    library, and reach no other handler; its DEBUG records go on as before."""
+    import logging
+    from collections import Counter
+
+    import trafilatura
+
+    from warc2corpus import notices
+
+    counts: Counter = Counter()
+    seen = []
+    with caplog.at_level(logging.DEBUG):
+        for record in notices.per_record(warcs.read_records(small_warc), counts):
+            if record.skip_reason is None and record.url == "https://example.no/a":
+                seen.append(record.offset)
+                trafilatura.extract(record.body.decode(), no_fallback=True)
+                for _ in range(2):
+                    logging.getLogger("trafilatura.core").warning("discarding data: %s", record.url)
+                logging.getLogger("courlan.core").info("no valid URL")
+    [offset] = seen
+    messages = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "warc2corpus.notices"]
+    prefix = f"{small_warc}:{offset}: "
+    assert messages == [
+        ("WARNING", prefix + 'trafilatura: DeprecationWarning: "no_fallback" will be removed, use "fast" instead'),
+        ("WARNING", prefix + "trafilatura: discarding data: https://example.no/a (2 times)"),
+        ("INFO", prefix + "courlan: no valid URL"),
+    ]
+    assert counts == {"trafilatura": 3}
+    debug = [r for r in caplog.records if r.name.startswith("trafilatura.") and r.levelno == logging.DEBUG]
+    assert debug  # passed on as before
+    assert not [r for r in caplog.records if r.name.startswith(("trafilatura.", "courlan."))
+                and r.levelno >= logging.INFO]
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("name", ["garbage.warc.gz", "garbage.warc"])
+def test_a_huge_line_after_a_record_is_read_past(tmp_path, name):
+    """A 1 MiB line right after record 1's block (as when its Content-Length is short): warcio warns
+    of it and reads on, as before, but the line is no longer read whole; offsets and lengths stay
+    exact."""
+    path = tmp_path / name
+    with open(path, "wb") as out:
+        for n in range(3):
+            buffer = BytesIO()
+            _write_record(buffer, n)
+            data = buffer.getvalue()
+            if n == 1:
+                garbage = BytesIO()
+                _huge_line(garbage, 2**20)
+                data = data[:-4] + garbage.getvalue() + b"\r\n\r\n"
+            if name.endswith(".gz"):
+                with gzip.GzipFile(fileobj=out, mode="wb") as member:
+                    member.write(data)
+            else:
+                out.write(data)
+    reader = warcs.WarcReader(path, warcs.Limits())
+    read = list(reader.records())
+    assert [(r.url, r.skip_reason) for r in read] == [(f"https://example.no/{n}", None) for n in range(3)]
+    assert reader.outcome.status == "complete"
+    [notice] = read[1].notices
+    assert notice.library == "warcio" and "Record not followed by newline" in notice.message
+    data = path.read_bytes()
+    if name.endswith(".gz"):
+        assert read[1].offset + read[1].length == read[2].offset  # record 1 is its whole gzip member
+    else:
+        assert data[: read[1].offset + read[1].length].endswith(PAGE)
+        assert data[read[2].offset:].startswith(b"WARC/1.0\r\n")

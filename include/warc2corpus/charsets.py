@@ -15,6 +15,8 @@ _BROWSER_READS_AS = {"latin-1": "cp1252", "iso8859-1": "cp1252", "ascii": "cp125
                      "gb2312": "gb18030", "gbk": "gb18030", "big5": "big5hkscs", "euc_kr": "cp949"}
 _TAGS = re.compile(r"<script.*?</script>|<style.*?</style>|<[^>]*>", re.IGNORECASE | re.DOTALL)
 _TYPOGRAPHY = set("«»–—‘’‚“”„•…€£©®™°±·×÷§¶†‡‰′″¼½¾\ufffd")  # and bytes cp1252 leaves undefined
+_ASCII = bytes(range(128))
+UTF8_BROKEN_SHARE = 0.05
 SNIFF_BYTES = 4096
 DETECT_BYTES = 64 * 1024
 
@@ -64,6 +66,16 @@ def looks_like_western_text(text: str) -> bool:
             and all(ord(ch) < 0x250 for ch in high_letters))
 
 
+def mostly_utf8(body: bytes) -> bool:
+    """Are at least 95% of the non-ASCII sequences valid UTF-8? A page in windows-1252 or another
+    legacy charset has next to none (its letters æ ø å are single high bytes, invalid in UTF-8)."""
+    text = body.decode("utf-8", errors="replace")
+    ascii_bytes = len(body) - len(body.translate(None, _ASCII))
+    invalid = text.count("\ufffd") - body.count("\ufffd".encode())  # one U+FFFD per broken sequence
+    non_ascii = len(text) - ascii_bytes  # the characters decoded from high bytes, broken ones included
+    return non_ascii > 0 and invalid <= UTF8_BROKEN_SHARE * non_ascii
+
+
 def read_html_file(path: str | Path) -> str:
     """A saved page as text: gunzipped when it is gzip (by name or magic bytes), then decoded.
     Raises OSError, EOFError or gzip.BadGzipFile for a file that cannot be read (a ``.gz`` file
@@ -76,8 +88,9 @@ def read_html_file(path: str | Path) -> str:
 
 def decode_html(body: bytes, content_type: str | None = None) -> str:
     """Text of a page. A declaration the bytes contradict (undecodable) is not trusted: UTF-8 is
-    tried, then windows-1252 when the result reads as Western text, then detection; the last
-    resort replaces what cannot be decoded."""
+    tried (with the few broken sequences of a mostly UTF-8 page replaced), then windows-1252 when
+    the result reads as Western text, then detection; the last resort replaces what cannot be
+    decoded."""
     declared = declared_charset(body, content_type)
     if declared:
         try:
@@ -88,6 +101,8 @@ def decode_html(body: bytes, content_type: str | None = None) -> str:
         return body.decode("utf-8-sig")
     except UnicodeDecodeError:
         pass
+    if mostly_utf8(body):  # a few broken bytes in a UTF-8 page: replaced, the rest kept right
+        return body.decode("utf-8-sig", errors="replace")
     western = body.decode("cp1252", errors="replace")
     if looks_like_western_text(western[:DETECT_BYTES]):
         return western

@@ -1,4 +1,5 @@
-"""Limits that keep one bad record from costing a whole run: size, decoded size, extraction time.
+"""Limits that keep one bad record from costing a whole run: size, decoded size, header size,
+extraction time.
 
 Defaults suit news pages; each can be set by an environment variable.
 """
@@ -34,6 +35,8 @@ class Limits:
     max_record_bytes: int = 20 * 2**20      # WARC block of an HTML response; larger ones are skipped unread
     max_decoded_bytes: int = 40 * 2**20     # the page after gzip/br decoding (a bound against bombs)
     extraction_seconds: float = 30.0        # per document
+    max_header_line_bytes: int = 64 * 2**10  # one line of a record's WARC (ARC) or HTTP headers
+    max_header_bytes: int = 256 * 2**10     # a record's WARC headers, and its HTTP headers, each
 
     @classmethod
     def from_environment(cls) -> "Limits":
@@ -41,6 +44,8 @@ class Limits:
             max_record_bytes=int(_env_float("WARC2CORPUS_MAX_RECORD_MB", 20) * 2**20),
             max_decoded_bytes=int(_env_float("WARC2CORPUS_MAX_DECODED_MB", 40) * 2**20),
             extraction_seconds=_env_float("WARC2CORPUS_EXTRACTION_SECONDS", 30.0),
+            max_header_line_bytes=int(_env_float("WARC2CORPUS_MAX_HEADER_LINE_KB", 64) * 2**10),
+            max_header_bytes=int(_env_float("WARC2CORPUS_MAX_HEADER_KB", 256) * 2**10),
         )
 
 

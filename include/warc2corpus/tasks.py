@@ -160,7 +160,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     However broken the file, this returns: a file read up to a fault is ``partial`` (what came
     before is staged), one with nothing readable is ``quarantined``.
     """
-    from warc2corpus import charsets, extract, wayback, warcs
+    from warc2corpus import charsets, extract, notices, wayback, warcs
 
     staging = staging or Staging()
     limits = limits or Limits.from_environment()
@@ -168,6 +168,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     clock = time.monotonic()
     counts: Counter = Counter()
     skipped: Counter = Counter()
+    warned: Counter = Counter()  # the libraries' warnings, by library (logged with file and offset)
     # Rejections and revisits go straight to staging: however many records a file holds, memory
     # keeps only counts (and the bounded autoCat pages).
     outputs = ExitStack()
@@ -185,7 +186,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
 
     def documents() -> Iterable[dict]:
         nonlocal latest_capture
-        for record in reader.records():
+        for record in notices.per_record(reader.records(), warned):
             counts["records"] += 1
             counts[f"type:{record.record_type}"] += 1
             if record.harvest_time and (latest_capture is None or record.harvest_time > latest_capture):
@@ -255,7 +256,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     outcome = reader.outcome
     elapsed = time.monotonic() - clock
     summary = {**counts, "skipped": dict(skipped), "autocat_pages": len(scored_pages), "seconds": round(elapsed, 3),
-               "layout": outcome.layout, "read": outcome.status}
+               "layout": outcome.layout, "read": outcome.status, "warnings": dict(warned)}
     fault = {"error": outcome.error, "error_class": outcome.error_class,
              "last_good_offset": outcome.last_good_offset if outcome.status != "complete" else None}
     if outcome.status == "unreadable":

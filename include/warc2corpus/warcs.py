@@ -4,7 +4,9 @@ documents, with full provenance, and how far a file could be read.
 Every record the reader meets is reported, either as an HTML capture to extract, a revisit to
 resolve, or a skip with its reason, so a file's counts always add up to the records read. No file
 makes the reader raise: a fault ends the reading and is described in :class:`ReadOutcome`
-(``partial`` when records came before it, ``unreadable`` when none did).
+(``partial`` when records came before it, ``unreadable`` when none did). A fault in one record's
+body (a corrupt content encoding, a bomb) or headers (over the size limits) is that record's skip
+reason instead, wherever the file's framing lets the reading go on.
 
 Layouts: plain WARC/ARC, gzip per record (offsets are those of the gzip members, as in CDX
 indexes), whole-file gzip and lz4 frames (offsets count bytes of the decompressed stream).
@@ -19,6 +21,7 @@ import binascii
 import gzip
 import hashlib
 import io
+import logging
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -26,11 +29,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+import brotli
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import ChunkedDataReader, DecompressingBufferedReader
 from warcio.exceptions import ArchiveLoadFailed
+from warcio.recordloader import ArcWarcRecordLoader
+from warcio.statusandheaders import StatusAndHeaders
 
+from warc2corpus import notices
 from warc2corpus.limits import Limits
+
+log = logging.getLogger(__name__)
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 GZIP_MAGIC = b"\x1f\x8b"
@@ -63,7 +72,9 @@ class Record:
     refers_to_url: str | None = None
     profile: str | None = None
     short: bool = False                 # the block ended before its Content-Length
+    error: str | None = None            # why the record was skipped, when a fault says more than its reason
     headers: dict = field(default_factory=dict)
+    notices: list = field(default_factory=list)  # what the libraries said while reading it
 
     def provenance(self) -> dict:
         return {
@@ -198,24 +209,62 @@ def _read_bounded(stream: BinaryIO, limit: int) -> bytes | None:
     return None if len(data) > limit else data
 
 
+class DecodeError(ValueError):
+    """A body that claims a content encoding and is corrupt in it."""
+
+
 def decode_payload(raw: bytes, transfer_encoding: str | None, content_encoding: str | None,
                    limit: int) -> bytes | None:
     """Undo chunking and gzip/deflate/br; None when the result would exceed ``limit`` bytes.
 
-    A body that claims an encoding it does not have is passed on as it is (warcio falls back the
-    same way), since servers often mislabel.
+    A body that claims an encoding it does not have (the decoder refuses it and the bytes read as
+    text) is passed on as it is, since servers often mislabel; a body in its encoding that breaks
+    off early gives what came before the break. Raises :class:`DecodeError` for a corrupt one.
     """
-    encoding = CONTENT_ENCODINGS.get((content_encoding or "").strip().lower())
     if transfer_encoding and "chunked" in transfer_encoding.lower():
-        stream: BinaryIO = ChunkedDataReader(io.BytesIO(raw), decomp_type=encoding)
-    elif encoding:
-        stream = DecompressingBufferedReader(io.BytesIO(raw), decomp_type=encoding)
-    else:
+        raw = ChunkedDataReader(io.BytesIO(raw)).read()  # never longer than the chunked body
+    encoding = CONTENT_ENCODINGS.get((content_encoding or "").strip().lower())
+    if encoding is None:
         return raw if len(raw) <= limit else None
-    decoded = _read_bounded(stream, limit)
-    if decoded is None and len(raw) <= limit:
-        return raw
-    return decoded
+    try:
+        return _decompress(raw, encoding, limit)
+    except (zlib.error, brotli.error) as exc:
+        if _reads_as_text(raw):
+            return raw if len(raw) <= limit else None
+        raise DecodeError(f"corrupt {encoding} body: {exc}") from exc
+
+
+def _decompress(raw: bytes, encoding: str, limit: int) -> bytes | None:
+    """The decoded body, decoding no more than ``limit`` + 1 bytes (None past the limit)."""
+    if encoding == "br":
+        decompressor = brotli.Decompressor()
+        parts = [decompressor.process(raw, output_buffer_limit=limit + 1)]
+        size = len(parts[0])
+        # The output limit is a floor on the buffer, not exact: take what is left in steps.
+        while size <= limit and not decompressor.can_accept_more_data():
+            part = decompressor.process(b"", output_buffer_limit=limit + 1 - size)
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+        return b"".join(parts) if size <= limit else None
+    if encoding == "gzip":
+        decoded = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, limit + 1)
+    else:  # deflate: zlib-wrapped as the standard says, or raw as some servers send it
+        try:
+            decoded = zlib.decompressobj().decompress(raw, limit + 1)
+        except zlib.error:
+            decoded = zlib.decompressobj(-zlib.MAX_WBITS).decompress(raw, limit + 1)
+    return decoded if len(decoded) <= limit else None
+
+
+_CONTROL_BYTES = bytes(set(range(32)) - set(b"\t\n\r\f\x1b"))
+
+
+def _reads_as_text(raw: bytes) -> bool:
+    """No control bytes in the first KiB: a page, not compressed data (which has ~10% of them)."""
+    start = raw[:1024]
+    return len(start.translate(None, _CONTROL_BYTES)) == len(start)
 
 
 def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
@@ -262,6 +311,139 @@ def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
     return None, None, members
 
 
+class HeaderTooLarge(Exception):
+    """A header line or header block over its limit (:class:`Limits`)."""
+
+
+def _read_line(readline, limit: int) -> bytes:
+    """A line of at most ``limit`` bytes (shorter only at its end or the stream's): warcio's
+    readline(n) can return part of a line before n bytes."""
+    parts, size = [], 0
+    while size < limit:
+        part = readline(limit - size)
+        parts.append(part)
+        size += len(part)
+        if not part or part.endswith(b"\n"):
+            break
+    return b"".join(parts)
+
+
+class _BoundedLineReader(DecompressingBufferedReader):
+    """warcio's stream of records, whose readline() without a length (WARC and ARC headers, the
+    blank lines between records) would read a line of any length into memory: here a line over
+    ``max_header_line_bytes``, or WARC headers over ``max_header_bytes``, raise HeaderTooLarge
+    after reading at most that much (plus one decompressed buffer)."""
+
+    def __init__(self, stream, limits: Limits, **kwargs):
+        super().__init__(stream, **kwargs)
+        self.limits = limits
+        self.header_bytes = 0  # of the record being parsed (set to 0 by _BoundedArchiveIterator)
+        self.between_records = False  # reading where blank lines belong (set by _BoundedArchiveIterator)
+        self.passed_over = 0  # bytes of overlong lines read past there
+
+    def readline(self, length=None):
+        if length is not None:  # callers that bound their lines (HTTP headers, chunk sizes)
+            return super().readline(length)
+        limit = self.limits.max_header_line_bytes
+        line = _read_line(super().readline, limit + 1)
+        if len(line) > limit and self.between_records:
+            # Garbage after a record: warcio warns of such a line and reads on (or fails on the
+            # next one); its start is enough for that, the rest is read past.
+            rest = line
+            while rest and not rest.endswith(b"\n"):
+                rest = _read_line(super().readline, limit + 1)
+                self.passed_over += len(rest)
+            self.passed_over += len(line) - limit
+            return line[:limit]
+        if line.strip():  # blank lines (between records) are no headers
+            self.header_bytes += len(line)
+        if len(line) > limit:
+            raise HeaderTooLarge(f"a line longer than {limit} bytes where WARC headers belong")
+        if self.header_bytes > self.limits.max_header_bytes:
+            raise HeaderTooLarge(f"WARC headers longer than {self.limits.max_header_bytes} bytes")
+        return line
+
+
+class _BoundedHttpLines:
+    """The stream a record's HTTP headers are parsed from, bounded like the WARC headers."""
+
+    def __init__(self, stream, limits: Limits):
+        self.stream, self.limits, self.read_bytes = stream, limits, 0
+
+    def readline(self, length=None):
+        line = _read_line(self.stream.readline, self.limits.max_header_line_bytes + 1)
+        self.read_bytes += len(line)
+        if len(line) > self.limits.max_header_line_bytes:
+            raise HeaderTooLarge(f"an HTTP header line longer than {self.limits.max_header_line_bytes} bytes")
+        if self.read_bytes > self.limits.max_header_bytes:
+            raise HeaderTooLarge(f"HTTP headers longer than {self.limits.max_header_bytes} bytes")
+        return line
+
+
+class OversizedHttpHeaders(StatusAndHeaders):
+    """Stands for HTTP headers over their limit; the record is skipped as ``header_too_large`` (its
+    WARC headers frame it, so the reading goes on with the next record)."""
+
+    def __init__(self, error: str):
+        super().__init__("", [], protocol="")
+        self.error = error
+
+
+class _BoundedLoader(ArcWarcRecordLoader):
+    def __init__(self, limits: Limits, *, arc2warc: bool):
+        super().__init__(verify_http=False, arc2warc=arc2warc)
+        self.limits = limits
+
+    def load_http_headers(self, rec_type, uri, stream, length):
+        try:
+            return super().load_http_headers(rec_type, uri, _BoundedHttpLines(stream, self.limits), length)
+        except HeaderTooLarge as exc:
+            return OversizedHttpHeaders(str(exc))
+
+
+class _BoundedArchiveIterator(ArchiveIterator):
+    """warcio's ArchiveIterator with header lines and blocks bounded by ``limits``."""
+
+    def __init__(self, stream: BinaryIO, limits: Limits, *, arc2warc: bool):
+        super().__init__(stream, arc2warc=arc2warc)
+        self.reader = _BoundedLineReader(self.fh, limits, block_size=self.reader.block_size)
+        self.loader = _BoundedLoader(limits, arc2warc=arc2warc)
+
+    def _next_record(self, next_line):
+        self.reader.header_bytes = len(next_line or b"")
+        return super()._next_record(next_line)
+
+    def _consume_blanklines(self):
+        """warcio's, with overlong lines read past (their length still counts where the next
+        record starts)."""
+        self.reader.between_records, self.reader.passed_over = True, 0
+        try:
+            line, blank_bytes = super()._consume_blanklines()
+        finally:
+            self.reader.between_records = False
+        return line, blank_bytes + self.reader.passed_over
+
+
+def gzip_member_end(path: str | Path, start: int) -> int | None:
+    """Where the gzip member that starts at byte ``start`` ends (None: it does not end well)."""
+    decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    consumed = start
+    with open(path, "rb") as stream:
+        stream.seek(start)
+        while not decompressor.eof:
+            data = stream.read(1 << 20)
+            if not data:
+                return None
+            consumed += len(data)
+            try:
+                while data and not decompressor.eof:
+                    decompressor.decompress(data, 1 << 20)  # the output is not kept
+                    data = decompressor.unconsumed_tail
+            except zlib.error:
+                return None
+    return consumed - len(decompressor.unused_data)
+
+
 class WarcReader:
     """Reads one file; iterate :meth:`records`, then look at :attr:`outcome`."""
 
@@ -301,7 +483,7 @@ class WarcReader:
         if members == 0 and bad_at == 0:
             self.outcome.fault("CorruptGzip", error)
             return
-        if _is_whole_file_gzip(self.path):
+        if _is_whole_file_gzip(self.path, self.limits):
             # One gzip member around many records: read the decompressed stream.
             self.outcome.layout = "gzip-whole-file"
             with gzip.open(self.path, "rb") as stream:
@@ -343,26 +525,41 @@ class WarcReader:
 
     def _iterate(self, stream: BinaryIO, stop_at: int | None = None) -> Iterator[Record]:
         """Records one behind the reader: a record that came up short of its Content-Length is
-        truncated only if the file ends after it (some ARC writers miscount, and go on)."""
-        # ARC records are converted only in ARC files: warcio reads garbage in a WARC file as an
-        # ARC record, which must end the reading instead.
-        iterator = ArchiveIterator(stream, arc2warc=self.is_arc)
+        truncated only if the file ends after it (some ARC writers miscount, and go on).
+
+        Headers over their limit: in a gzip-per-record file the member is skipped as a
+        ``header_too_large`` record and the reading goes on with the next member; elsewhere the
+        record cannot be framed and the reading ends there."""
         held: Record | None = None
         fault: Exception | None = None
-        try:
-            for warc_record in iterator:
-                if not self.is_arc and warc_record.format != "warc":
-                    raise ArchiveLoadFailed(f"not a WARC record at byte {iterator.get_record_offset()}")
-                record = self._record(warc_record)
-                record.offset = iterator.get_record_offset()
-                if stop_at is not None and record.offset >= stop_at:
-                    break
-                record.length = iterator.get_record_length()
-                if held is not None:
-                    yield self._count(held)
-                held = record
-        except Exception as exc:  # noqa: BLE001 - the record before the fault still counts
-            fault = exc
+        while True:
+            # ARC records are converted only in ARC files: warcio reads garbage in a WARC file as an
+            # ARC record, which must end the reading instead.
+            iterator = _BoundedArchiveIterator(stream, self.limits, arc2warc=self.is_arc)
+            try:
+                while (record := self._next(iterator)) is not None:
+                    if stop_at is not None and record.offset >= stop_at:
+                        break
+                    if held is not None:
+                        yield self._count(held)
+                    held = record
+            except HeaderTooLarge as exc:
+                start = iterator.offset  # the record at fault (its gzip member in a per-record file)
+                end = None
+                if self.outcome.layout == "gzip-per-record" and (stop_at is None or start < stop_at):
+                    end = gzip_member_end(self.path, start)
+                if end is not None:
+                    log.warning("%s:%d: header_too_large: %s", self.path, start, exc)
+                    if held is not None:
+                        yield self._count(held)
+                    held = Record(self.path, start, end - start, "unknown", None, None, None,
+                                  skip_reason="header_too_large", error=str(exc))
+                    stream.seek(end)
+                    continue
+                fault = HeaderTooLarge(f"{exc} in the record at byte {start}")
+            except Exception as exc:  # noqa: BLE001 - the record before the fault still counts
+                fault = exc
+            break
         if held is not None:
             truncated = held.short and fault is None
             if truncated:
@@ -372,6 +569,23 @@ class WarcReader:
                 self.outcome.fault("TruncatedRecord", f"the file ends inside the record at byte {held.offset}")
         if fault is not None:
             raise fault
+
+    def _next(self, iterator: _BoundedArchiveIterator) -> Record | None:
+        """The next record read whole, with what the libraries said meanwhile; None at the end."""
+        said: list = []
+        with notices.captured(said, stderr_library="warcio"):
+            warc_record = next(iterator, None)
+            if warc_record is None:
+                return None
+            if not self.is_arc and warc_record.format != "warc":
+                raise ArchiveLoadFailed(f"not a WARC record at byte {iterator.get_record_offset()}")
+            record = self._record(warc_record)
+            record.offset = iterator.get_record_offset()
+            record.length = iterator.get_record_length()
+        record.notices = said
+        if record.error:
+            log.warning("%s:%d: %s: %s", self.path, record.offset, record.skip_reason, record.error)
+        return record
 
     def _count(self, record: Record) -> Record:
         self.outcome.records += 1
@@ -404,6 +618,9 @@ class WarcReader:
             record.skip_reason = "not_a_response"
             return record
         http = warc_record.http_headers
+        if isinstance(http, OversizedHttpHeaders):
+            record.skip_reason, record.error = "header_too_large", http.error
+            return record
         if http is None or not http.statusline:
             record.skip_reason = "no_http_headers"
             return record
@@ -435,8 +652,12 @@ class WarcReader:
         record.short = not self.is_arc and bool(getattr(stream, "limit", 0))
         http = warc_record.http_headers
         transfer = http.get_header("Transfer-Encoding")
-        record.digest_ok = check_payload_digest(digest, raw, bool(transfer and "chunked" in transfer.lower()))
-        body = decode_payload(raw, transfer, http.get_header("Content-Encoding"), self.limits.max_decoded_bytes)
+        try:
+            record.digest_ok = check_payload_digest(digest, raw, bool(transfer and "chunked" in transfer.lower()))
+            body = decode_payload(raw, transfer, http.get_header("Content-Encoding"), self.limits.max_decoded_bytes)
+        except Exception as exc:  # noqa: BLE001 - one record's body never ends the file's reading
+            record.skip_reason, record.error = "decode_error", _first_line(exc)
+            return
         if body is None:
             record.skip_reason = "too_large"
         elif not body.strip():
@@ -459,10 +680,11 @@ def _starts_like_arc(path: str, magic: bytes) -> bool:
     return start == b"filedesc://"
 
 
-def _is_whole_file_gzip(path: str) -> bool:
-    """warcio refuses a gzip member that goes on past its first record: try the first record."""
-    with open(path, "rb") as stream:
-        iterator = ArchiveIterator(stream, arc2warc=True)
+def _is_whole_file_gzip(path: str, limits: Limits) -> bool:
+    """warcio refuses a gzip member that goes on past its first record: try the first record.
+    (What warcio says meanwhile is dropped: the reading proper reports it.)"""
+    with open(path, "rb") as stream, notices.captured([], stderr_library="warcio"):
+        iterator = _BoundedArchiveIterator(stream, limits, arc2warc=True)
         try:
             next(iterator)
             next(iterator)
