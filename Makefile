@@ -16,7 +16,7 @@ export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
 export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS ?= True
 
-.PHONY: install run test eval airflow bench env clean
+.PHONY: install run test eval airflow bench env compose-env clean
 
 install: $(VENV)/.installed
 
@@ -60,6 +60,11 @@ env:
 	@echo 'export PATH="$(CURDIR)/$(BIN):$$PATH"'
 	@for v in AIRFLOW_HOME AIRFLOW__API__PORT AIRFLOW__CORE__EXECUTION_API_SERVER_URL AIRFLOW__CORE__DAGS_FOLDER AIRFLOW__CORE__PLUGINS_FOLDER AIRFLOW__CORE__LOAD_EXAMPLES \
 		AIRFLOW__CORE__PARALLELISM AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS; do echo "export $$v='$${!v}'"; done
+
+# docker-compose's .env with fresh secrets (mode 0600); an existing .env keeps its values and only
+# gains the variables it lacks. The system python3 is enough (standard library only).
+compose-env:
+	$(PYTHON) tools/compose_env.py .env
 
 clean:
 	rm -rf var/staging var/airflow

@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -36,27 +38,33 @@ AIRFLOW_SERVICES = (
 LONG_RUNNING_AIRFLOW_SERVICES = tuple(s for s in AIRFLOW_SERVICES if s != "airflow-init")
 BACKING_SERVICES = ("postgres", "redis", "corpus-db")
 
-CORPUS_DB_URL = "postgresql://corpus:corpus@corpus-db:5432/corpus"
+COMPOSE_ENV_SCRIPT = REPO / "tools" / "compose_env.py"
+ENV_EXAMPLE = REPO / ".env.example"
+# The secrets compose takes from .env, with no default (`${NAME:?message}`).
+SECRETS = ("_AIRFLOW_WWW_USER_PASSWORD", "AIRFLOW_DB_PASSWORD", "CORPUS_DB_PASSWORD", "AIRFLOW_FERNET_KEY")
 
-# The environment every Airflow service must share (the x-airflow-common block).
-COMMON_ENV = {
-    "AIRFLOW__CORE__EXECUTOR": "CeleryExecutor",
-    "AIRFLOW__CORE__AUTH_MANAGER": (
-        "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
-    ),
-    "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": "http://airflow-apiserver:8080/execution/",
-    "AIRFLOW__CORE__LOAD_EXAMPLES": "false",
-    "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "true",
-    "AIRFLOW__CORE__FERNET_KEY": "",
-    "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": "postgresql+psycopg2://airflow:airflow@postgres/airflow",
-    "AIRFLOW__CELERY__RESULT_BACKEND": "db+postgresql://airflow:airflow@postgres/airflow",
-    "AIRFLOW__CELERY__BROKER_URL": "redis://:@redis:6379/0",
-    "AIRFLOW_CONFIG": "/opt/airflow/config/airflow.cfg",
-    "PYTHONPATH": "/opt/airflow/include",
-    "AIRFLOW_CONN_WARC2CORPUS_DB": CORPUS_DB_URL,
-    "WARC2CORPUS_CRAWL_JOBS": "/opt/airflow/config/crawl_jobs.yaml",
-    "WARC2CORPUS_STAGING": "/opt/airflow/staging",
-}
+
+def common_env(env_secrets: dict[str, str]) -> dict[str, str]:
+    """The environment every Airflow service must share (the x-airflow-common block)."""
+    airflow_db = f"airflow:{env_secrets['AIRFLOW_DB_PASSWORD']}@postgres/airflow"
+    return {
+        "AIRFLOW__CORE__EXECUTOR": "CeleryExecutor",
+        "AIRFLOW__CORE__AUTH_MANAGER": (
+            "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
+        ),
+        "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": "http://airflow-apiserver:8080/execution/",
+        "AIRFLOW__CORE__LOAD_EXAMPLES": "false",
+        "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "true",
+        "AIRFLOW__CORE__FERNET_KEY": env_secrets["AIRFLOW_FERNET_KEY"],
+        "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"postgresql+psycopg2://{airflow_db}",
+        "AIRFLOW__CELERY__RESULT_BACKEND": f"db+postgresql://{airflow_db}",
+        "AIRFLOW__CELERY__BROKER_URL": "redis://:@redis:6379/0",
+        "AIRFLOW_CONFIG": "/opt/airflow/config/airflow.cfg",
+        "PYTHONPATH": "/opt/airflow/include",
+        "AIRFLOW_CONN_WARC2CORPUS_DB": f"postgresql://corpus:{env_secrets['CORPUS_DB_PASSWORD']}@corpus-db:5432/corpus",
+        "WARC2CORPUS_CRAWL_JOBS": "/opt/airflow/config/crawl_jobs.yaml",
+        "WARC2CORPUS_STAGING": "/opt/airflow/staging",
+    }
 
 # container path -> repository directory bind-mounted there
 BIND_MOUNTS = {
@@ -68,15 +76,16 @@ BIND_MOUNTS = {
     "/opt/airflow/demo/warcs": "demo/warcs",
 }
 
-# Variables that would change what `config` prints; the test checks the defaults.
+# Variables that would change what `config` prints; the tests give them through --env-file only.
 _COMPOSE_ENV_OVERRIDES = (
     "AIRFLOW_UID",
     "AIRFLOW_PROJ_DIR",
     "AIRFLOW_IMAGE_NAME",
     "AIRFLOW_API_PORT",
     "CORPUS_DB_PORT",
+    "W2C_BIND",
     "_AIRFLOW_WWW_USER_USERNAME",
-    "_AIRFLOW_WWW_USER_PASSWORD",
+    *SECRETS,
     "COMPOSE_FILE",
     "COMPOSE_PROFILES",
     "COMPOSE_PROJECT_NAME",
@@ -84,20 +93,53 @@ _COMPOSE_ENV_OVERRIDES = (
 )
 
 
-@pytest.fixture(scope="module")
-def config() -> dict:
-    """The resolved compose configuration as printed by `docker-compose config`."""
+def _read_env(path: Path) -> dict[str, str]:
+    values = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            values[name.strip()] = value.strip()
+    return values
+
+
+def _write_env(path: Path) -> subprocess.CompletedProcess:
+    """tools/compose_env.py, run without site-packages (it must need nothing installed)."""
+    return subprocess.run([sys.executable, "-I", "-S", str(COMPOSE_ENV_SCRIPT), str(path)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def _compose_config(env_file: Path) -> subprocess.CompletedProcess:
+    """`docker-compose config` with the variables of env_file only (never the checkout's own .env)."""
     exe = shutil.which("docker-compose")
     if exe is None:
         pytest.skip("docker-compose (Debian package docker-compose) not installed; .ci/run installs it")
     env = {k: v for k, v in os.environ.items() if k not in _COMPOSE_ENV_OVERRIDES}
     # Activate all profiles so that profile-gated services (flower, airflow-cli) are printed
     # by Compose v2 as well (docker-compose 1.29 prints them regardless).
-    cmd = [exe, "--profile", "flower", "--profile", "debug", "-f", str(COMPOSE_FILE), "config"]
-    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, (
-        f"`{' '.join(cmd)}` failed with exit code {proc.returncode}:\n{proc.stderr}"
-    )
+    cmd = [exe, "--env-file", str(env_file), "--profile", "flower", "--profile", "debug",
+           "-f", str(COMPOSE_FILE), "config"]
+    return subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def env_file(tmp_path_factory) -> Path:
+    """A .env as `make compose-env` writes it."""
+    path = tmp_path_factory.mktemp("compose") / ".env"
+    result = _write_env(path)
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+@pytest.fixture(scope="module")
+def env_secrets(env_file) -> dict[str, str]:
+    return {name: _read_env(env_file)[name] for name in SECRETS}
+
+
+@pytest.fixture(scope="module")
+def config(env_file) -> dict:
+    """The resolved compose configuration as printed by `docker-compose config`."""
+    proc = _compose_config(env_file)
+    assert proc.returncode == 0, f"`docker-compose config` failed with exit code {proc.returncode}:\n{proc.stderr}"
     parsed = yaml.safe_load(proc.stdout)
     assert isinstance(parsed, dict) and isinstance(parsed.get("services"), dict), proc.stdout
     return parsed
@@ -186,10 +228,11 @@ def test_executor_is_celery_with_redis_broker(config):
         assert urlsplit(env["AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"]).hostname == "postgres", name
 
 
-def test_every_airflow_service_has_the_common_environment(config):
+def test_every_airflow_service_has_the_common_environment(config, env_secrets):
+    expected = common_env(env_secrets)
     for name in AIRFLOW_SERVICES:
         env = _env(_service(config, name))
-        wrong = {k: env.get(k) for k, v in COMMON_ENV.items() if env.get(k) != v}
+        wrong = {k: env.get(k) for k, v in expected.items() if env.get(k) != v}
         assert not wrong, f"{name}: common environment missing or different: {wrong}"
 
 
@@ -199,7 +242,7 @@ def test_pythonpath_contains_include(config):
         assert "/opt/airflow/include" in pythonpath.split(":"), f"{name}: PYTHONPATH={pythonpath!r}"
 
 
-def test_corpus_db_setting_points_at_corpus_db_service(config):
+def test_corpus_db_setting_points_at_corpus_db_service(config, env_secrets):
     corpus_db = _service(config, "corpus-db")
     db_env = _env(corpus_db)
     for name in AIRFLOW_SERVICES:
@@ -209,7 +252,7 @@ def test_corpus_db_setting_points_at_corpus_db_service(config):
         assert (url.port or 5432) == 5432, name
         assert url.path.lstrip("/") == db_env["POSTGRES_DB"] == "corpus", name
         assert url.username == db_env["POSTGRES_USER"] == "corpus", name
-        assert url.password == db_env["POSTGRES_PASSWORD"] == "corpus", name
+        assert url.password == db_env["POSTGRES_PASSWORD"] == env_secrets["CORPUS_DB_PASSWORD"], name
 
 
 def test_corpus_db_is_a_separate_healthchecked_postgres_with_named_volume(config):
@@ -272,7 +315,8 @@ def test_service_commands_and_api_port(config):
     for name, words in expected.items():
         assert _words(_service(config, name).get("command")) == words, name
     assert 8080 in _container_ports(_service(config, "airflow-apiserver"))
-    assert urlsplit(COMMON_ENV["AIRFLOW__CORE__EXECUTION_API_SERVER_URL"]).hostname in config["services"]
+    assert urlsplit(_env(_service(config, "airflow-apiserver"))["AIRFLOW__CORE__EXECUTION_API_SERVER_URL"]).hostname \
+        in config["services"]
 
 
 def test_dockerfile_extends_the_matching_airflow_image():
@@ -285,3 +329,138 @@ def test_dockerfile_extends_the_matching_airflow_image():
     assert re.search(r"pip install[^\n]*(\\\n[^\n]*)*-r\s+\S*requirements\.txt", text)
     assert re.search(r"pip install[^\n]*(\\\n[^\n]*)*-c\s+\S*constraints\.txt", text)
     assert not re.search(r"^USER\s+root\b", text, re.MULTILINE), "pip must run as the airflow user"
+
+
+# --------------------------------------------------------------------------- access: ports and secrets
+
+
+def _published(service: dict) -> list[tuple[str | None, int]]:
+    """(host address or None, host port) of every published port, in either syntax."""
+    published = []
+    for port in service.get("ports") or []:
+        if isinstance(port, dict):
+            published.append((port.get("host_ip"), int(port["published"])))
+        else:
+            parts = str(port).split("/")[0].split(":")
+            assert len(parts) in (2, 3), port  # a bare container port would be published on a random one
+            published.append((parts[0] if len(parts) == 3 else None, int(parts[-2])))
+    return published
+
+
+def test_published_ports_listen_on_loopback_only(config):
+    published = {name: _published(service) for name, service in config["services"].items() if service.get("ports")}
+    assert set(published) == {"airflow-apiserver", "corpus-db", "flower"}
+    for name, ports in published.items():
+        for host_ip, _ in ports:
+            assert host_ip == "127.0.0.1", f"{name} publishes on {host_ip or 'every interface'}"
+    raw = yaml.safe_load(COMPOSE_FILE.read_text())
+    for name, service in raw["services"].items():
+        for port in service.get("ports") or []:
+            assert str(port).startswith("${W2C_BIND:-127.0.0.1}:"), f"{name}: {port}"
+
+
+def test_the_bind_address_comes_from_env(env_file, tmp_path):
+    custom = tmp_path / ".env"
+    custom.write_text(env_file.read_text().replace("W2C_BIND=127.0.0.1", "W2C_BIND=192.0.2.7"))
+    proc = _compose_config(custom)
+    assert proc.returncode == 0, proc.stderr
+    services = yaml.safe_load(proc.stdout)["services"]
+    assert {host for name in ("airflow-apiserver", "corpus-db", "flower")
+            for host, _ in _published(services[name])} == {"192.0.2.7"}
+
+
+# Environment keys holding a secret, and the password of a URL.
+_SECRET_KEY = re.compile(r"PASSWORD|FERNET_KEY|SECRET", re.IGNORECASE)
+_URL_PASSWORD = re.compile(r"://[^:/@\s]*:([^@]*)@")
+
+
+def _secret_values(config: dict) -> list[tuple[str, str, str]]:
+    """(service, variable, value) of every secret in the services' environments."""
+    found = []
+    for name, service in config["services"].items():
+        for key, value in _env(service).items():
+            if _SECRET_KEY.search(key) and not key.endswith("_FILE"):
+                found.append((name, key, value))
+            found += [(name, key, password) for password in _URL_PASSWORD.findall(value) if password]
+    return found
+
+
+def test_no_secret_is_written_in_the_compose_file():
+    raw = yaml.safe_load(COMPOSE_FILE.read_text())
+    found = _secret_values(raw)
+    assert {key for _, key, _ in found} >= {"POSTGRES_PASSWORD", "AIRFLOW__CORE__FERNET_KEY",
+                                            "AIRFLOW_CONN_WARC2CORPUS_DB", "_AIRFLOW_WWW_USER_PASSWORD"}
+    for name, key, value in found:
+        match = re.fullmatch(r"\$\{(\w+):\?[^}]+\}", value)
+        assert match and match.group(1) in SECRETS, f"{name}: {key} is not taken from .env: {value!r}"
+
+
+def test_every_secret_in_the_resolved_config_comes_from_env(config, env_secrets):
+    found = _secret_values(config)
+    assert found
+    for name, key, value in found:
+        assert value in env_secrets.values(), f"{name}: {key} holds a secret that is not from .env"
+    used = {value for _, _, value in found}
+    assert used == set(env_secrets.values())
+
+
+@pytest.mark.parametrize("missing", SECRETS)
+def test_config_fails_naming_the_secret_missing_from_env(env_file, tmp_path, missing):
+    partial = tmp_path / ".env"
+    partial.write_text("".join(line + "\n" for line in env_file.read_text().splitlines()
+                               if not line.startswith(missing + "=")))
+    proc = _compose_config(partial)
+    assert proc.returncode != 0
+    assert f"{missing} is not set, run make compose-env" in proc.stderr
+
+
+def test_env_example_is_not_enough_on_its_own():
+    proc = _compose_config(ENV_EXAMPLE)
+    assert proc.returncode != 0 and "is not set, run make compose-env" in proc.stderr
+
+
+def test_env_example_lists_what_compose_reads_and_the_script_writes(env_file):
+    example = _read_env(ENV_EXAMPLE)
+    assert set(example) == set(_read_env(env_file))
+    required = set(re.findall(r"\$\{(\w+):\?", COMPOSE_FILE.read_text()))
+    assert required == set(SECRETS) and required <= set(example)
+    assert all(example[name] == "" for name in SECRETS), "the example must hold no secret"
+    assert example["W2C_BIND"] == "127.0.0.1"
+    ignored = subprocess.run(["git", "check-ignore", "-q", ".env"], cwd=REPO)
+    assert ignored.returncode == 0, ".env must be ignored by git"
+    assert subprocess.run(["git", "check-ignore", "-q", ".env.example"], cwd=REPO).returncode == 1
+
+
+def test_compose_env_writes_fresh_secrets_readable_by_the_owner_only(tmp_path):
+    from cryptography.fernet import Fernet
+
+    first, second = tmp_path / "a.env", tmp_path / "b.env"
+    for path in (first, second):
+        result = _write_env(path)
+        assert result.returncode == 0, result.stderr
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    one, two = _read_env(first), _read_env(second)
+    assert one["AIRFLOW_UID"] == str(os.getuid()) and one["W2C_BIND"] == "127.0.0.1"
+    key = one["AIRFLOW_FERNET_KEY"]
+    assert Fernet(key.encode()).decrypt(Fernet(key.encode()).encrypt(b"conn")) == b"conn"
+    for name in SECRETS:
+        assert one[name] != two[name], f"{name} is not fresh"
+        assert re.fullmatch(r"[A-Za-z0-9_=-]{24,}", one[name]), f"{name} is short or not URL-safe"
+        assert one[name] not in result.stdout  # names are printed, never values
+    assert len(set(one[name] for name in SECRETS)) == len(SECRETS)
+
+
+def test_compose_env_completes_an_existing_env_and_keeps_its_values(tmp_path):
+    path = tmp_path / ".env"
+    path.write_text("# mine\nAIRFLOW_UID=1234\nCORPUS_DB_PASSWORD=kept-as-it-was\nAIRFLOW_FERNET_KEY=\n")
+    path.chmod(0o644)
+    result = _write_env(path)
+    assert result.returncode == 0, result.stderr
+    values = _read_env(path)
+    assert path.read_text().startswith("# mine\nAIRFLOW_UID=1234\nCORPUS_DB_PASSWORD=kept-as-it-was\n")
+    assert values["AIRFLOW_FERNET_KEY"] and set(values) == set(_read_env(ENV_EXAMPLE))
+    assert "AIRFLOW_FERNET_KEY" in result.stdout and "CORPUS_DB_PASSWORD" not in result.stdout
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    before = path.read_text()
+    again = _write_env(path)
+    assert again.returncode == 0 and "complete" in again.stdout and path.read_text() == before

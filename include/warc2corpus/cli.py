@@ -34,7 +34,7 @@ def cmd_db(args) -> None:
     if args.action == "start":
         url = db.start_embedded()
         db.connect(url).close()  # applies migrations
-        print(f"embedded PostgreSQL running: {url}")
+        print(f"embedded PostgreSQL running: {db.describe(url)} (`warc2corpus db url` prints it with the password)")
     elif args.action == "stop":
         print("stopped" if db.stop_embedded() else "not running")
     else:

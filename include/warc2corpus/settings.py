@@ -2,7 +2,8 @@
 
 WARC2CORPUS_HOME          project root holding ``var/`` (default: the checkout this package lives in)
 WARC2CORPUS_STAGING       staging area for bulk data handed between tasks (default: $HOME/var/staging)
-WARC2CORPUS_PGDATA        data directory of the embedded PostgreSQL (default: $HOME/var/postgres)
+WARC2CORPUS_PGDATA        data directory of the embedded PostgreSQL (default: $HOME/var/postgres);
+                          its superuser's password is kept beside it (var/postgres.credentials)
 WARC2CORPUS_CRAWL_JOBS    crawl-job config file (default: $HOME/config/crawl_jobs.yaml)
 AIRFLOW_CONN_WARC2CORPUS_DB  a PostgreSQL URI; when set, everything uses that server instead of the
                           embedded one. The same variable is Airflow's connection ``warc2corpus_db``.
@@ -33,6 +34,13 @@ def embedded_pgdata() -> Path:
     if configured:
         return Path(configured).expanduser().resolve()
     return project_home() / "var" / "postgres"
+
+
+def embedded_credentials_file() -> Path:
+    """The file (mode 0600) holding the embedded server's superuser password: beside the data
+    directory, owned by the user who started it, out of reach of the server's OS user."""
+    pgdata = embedded_pgdata()
+    return pgdata.with_name(pgdata.name + ".credentials")
 
 
 def crawl_jobs_file() -> Path:
