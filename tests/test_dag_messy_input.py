@@ -30,7 +30,7 @@ def test_broken_files_never_fail_the_dag_run(tmp_path, monkeypatch, corpus_db, s
                   conn.execute("SELECT path, status, error FROM warc_files").fetchall()}
         documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
     assert ledger["DEMO-20240301120000-00000.warc.gz"] == ("loaded", None)
-    assert ledger["EMPTY-20240301000000-00001.warc.gz"][0] == "loaded"  # nothing in it, nothing wrong
+    assert ledger["EMPTY-20240301000000-00001.warc.gz"] == ("quarantined", "the file is empty (0 bytes)")
     assert ledger["GARBAGE-20240301000000-00002.warc.gz"][0] == "quarantined"
     assert ledger["CUT-20240302000000-00003.warc.gz"][0] == "partial"
     assert all(error for status, error in ledger.values() if status in ("partial", "quarantined"))
