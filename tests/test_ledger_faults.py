@@ -301,6 +301,25 @@ def test_a_run_cleans_up_after_dead_runs_and_leaves_nothing_itself(corpus_db, st
     assert [p.name for p in staging_dir.glob("*/*")] == []
 
 
+def test_the_staging_of_a_killed_run_is_removed_by_the_next_run(corpus_db, staging_dir, capsys):
+    """The case of the issue: `warc2corpus run` killed (SIGKILL) while it works leaves its staging."""
+    script = Path(sys.executable).with_name("warc2corpus")
+    process = subprocess.Popen([str(script), "run", str(DEMO_WARCS / WARC_1)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not list(staging_dir.glob(f"manual/*/{OWNER_KEY}")) and time.monotonic() < deadline:
+        assert process.poll() is None, "the run ended before it staged anything"
+        time.sleep(0.05)
+    process.kill()
+    process.wait()
+    left = [p for p in staging_dir.glob("manual/*") if p.is_dir()]
+    assert len(left) == 1  # what the killed run left behind
+    code, out, _ = run_cli(capsys, "staging", "clean", "--dry-run")
+    assert code == 0 and f"would remove {left[0]}" in out and f"its process {process.pid} on this host" in out
+    code, _, _ = run_cli(capsys, "run", str(DEMO_WARCS / WARC_2))
+    assert code == 0 and not left[0].exists()
+
+
 # --- 5. the database lost mid-load --------------------------------------------------------------
 
 def test_the_database_lost_mid_load_is_one_line_and_the_file_is_rolled_back(corpus_db, staging_dir, capsys,

@@ -89,8 +89,10 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
             if ledger.in_interval(row["capture_start"], interval):
                 selected.append({"warc_file": row["path"], "crawl_job": job.name})
         conn.commit()
-    log.info("crawl job %s: %d WARC files found in %s, %d to process, %d still being written (interval %s, "
-             "reprocess %s)", job.name, seen, job.directory, len(selected), waiting, interval, reprocess)
+    log.info("crawl job %s: %d WARC files found in %s, %d to process (interval %s, reprocess %s)",
+             job.name, seen, job.directory, len(selected), interval, reprocess)
+    if waiting:
+        log.info("crawl job %s: %d files may still be being written, left for a later run", job.name, waiting)
     return selected
 
 
@@ -488,7 +490,6 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
     staging.clean()
     run_id = "cli-" + datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
     run_prefix = staging.key(crawl_job, run_id)
-    staging.claim(run_prefix)
     files, skipped = [], []
     with db.connect() as conn:
         for path in map(Path, paths):
@@ -502,17 +503,18 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
             log.warning("skipped %s: %s", path, reason)
             skipped.append({"warc_file": str(path), "crawl_job": crawl_job, "status": "skipped", "error": reason})
         conn.commit()
+    staging.claim(run_prefix)
     try:
-        extracted = []
-        for f in files:
-            staging.heartbeat(run_prefix)
-            extracted.append(extract_warc(f, crawl_job, run_id, staging=staging, on_progress=(
-                (lambda counts, f=f: on_progress(f, counts)) if on_progress else None)))
+        extracted = [
+            extract_warc(f, crawl_job, run_id, staging=staging,
+                         on_progress=(lambda counts, f=f: on_progress(f, counts)) if on_progress else None)
+            for f in files
+        ]
         run_autocat(extracted, staging=staging)
         allow_list = refresh_allowlist(crawl_job, run_id, staging=staging)
         results = []
         for manifest in extracted:
-            staging.heartbeat(run_prefix)
+            staging.heartbeat(run_prefix)  # loading only reads the staging: show the run is alive
             results.append(load_warc_results(dedup_warc(filter_warc(manifest, allow_list, staging=staging),
                                                         staging=staging), staging=staging))
     finally:  # a run that stops half-way is not resumed: what it staged is of no further use
