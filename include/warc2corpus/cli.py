@@ -158,7 +158,8 @@ def cmd_requeue(args) -> None:
         conn.commit()
     for path, former in requeued:
         print(f"re-queued {path} (was {former})")
-    print(f"{len(requeued)} files re-queued: the next run takes them")
+    print(f"{len(requeued)} file{'' if len(requeued) == 1 else 's'} re-queued: the next run takes "
+          f"{'it' if len(requeued) == 1 else 'them'}")
 
 
 def cmd_staging(args) -> None:

@@ -500,7 +500,7 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
                     continue
                 except OSError as exc:  # gone or unreadable since the look
                     reason = exc.strerror or str(exc)
-            log.warning("skipped %s: %s", path, reason)
+            log.info("skipped %s: %s", path, reason)  # the caller reports it (result status "skipped")
             skipped.append({"warc_file": str(path), "crawl_job": crawl_job, "status": "skipped", "error": reason})
         conn.commit()
     staging.claim(run_prefix)
