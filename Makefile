@@ -31,9 +31,10 @@ $(AIRFLOW_HOME)/airflow.db: $(VENV)/.installed
 	mkdir -p $(AIRFLOW_HOME)
 	$(BIN)/airflow db migrate > $(AIRFLOW_HOME)/db-migrate.log 2>&1 || (cat $(AIRFLOW_HOME)/db-migrate.log; exit 1)
 
+# The demo WARCs are complete however recently they were checked out: no settle time for them.
 run: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
-	$(BIN)/airflow dags test warc2corpus > $(AIRFLOW_HOME)/dags-test.log 2>&1 \
+	WARC2CORPUS_SETTLE_SECONDS=0 $(BIN)/airflow dags test warc2corpus > $(AIRFLOW_HOME)/dags-test.log 2>&1 \
 		|| (tail -n 60 $(AIRFLOW_HOME)/dags-test.log; exit 1)
 	@grep -E "state=|DagRun Finished" $(AIRFLOW_HOME)/dags-test.log | tail -n 1 || true
 	@echo "full log: $(AIRFLOW_HOME)/dags-test.log"

@@ -32,11 +32,13 @@ def _run_interval(context) -> tuple | None:
 def discover(crawl_job: str):
     from warc2corpus import tasks
     from warc2corpus.crawljobs import crawl_job as find_crawl_job
+    from warc2corpus.staging import Staging
 
     context = get_current_context()
     selected = context["params"]["crawl_jobs"]
     if selected and crawl_job not in selected:
         return []
+    Staging().clean()  # what runs that are over left behind (nothing written for a day)
     return tasks.discover(find_crawl_job(crawl_job), interval=_run_interval(context),
                           reprocess=context["params"]["reprocess"])
 

@@ -27,6 +27,9 @@ os.environ["AIRFLOW__CORE__PLUGINS_FOLDER"] = str(ROOT / "plugins")
 os.environ["AIRFLOW__CORE__LOAD_EXAMPLES"] = "False"
 os.environ["AIRFLOW__CORE__UNIT_TEST_MODE"] = "False"
 os.environ.pop("WARC2CORPUS_CRAWL_JOBS", None)
+# Discovery leaves files modified within the settle time for a later run; the tests copy their WARCs
+# just before discovering them (tests of the settle time set it themselves).
+os.environ["WARC2CORPUS_SETTLE_SECONDS"] = "0"
 
 
 @pytest.fixture(scope="session")

@@ -57,11 +57,15 @@ def test_run_prints_a_summary_and_stats_counts_the_corpus(corpus_db, staging_dir
     assert [m["id"] for m in json.loads(out)["naturalness_models"]] == [1]
 
 
-def test_run_refuses_missing_files_before_doing_anything(corpus_db, staging_dir, capsys, tmp_path):
-    code, _, err = run_cli(capsys, "run", str(WARC_1), str(tmp_path / "nope.warc.gz"))
-    assert code == 2 and "no such file" in err and "nope.warc.gz" in err
+def test_run_skips_a_missing_file_and_loads_the_others(corpus_db, staging_dir, capsys, tmp_path):
+    code, out, err = run_cli(capsys, "run", str(WARC_1), str(tmp_path / "nope.warc.gz"))
+    assert code == 3  # some inputs were not loaded
+    assert f"skipped {tmp_path / 'nope.warc.gz'}: No such file or directory" in err
+    rows = {line.split()[0]: line for line in out.splitlines()[2:4]}
+    assert rows["nope.warc.gz"].split(maxsplit=1)[1].startswith("skipped: No such file or directory")
+    assert rows[WARC_1.name].split()[1] == "loaded"
     code, out, _ = run_cli(capsys, "stats", "--json")
-    assert json.loads(out)["warc_files_by_status"] == {}
+    assert json.loads(out)["warc_files_by_status"] == {"loaded": 1}
 
 
 def test_extract_prints_one_json_line_per_file(capsys, tmp_path):

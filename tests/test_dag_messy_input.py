@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 
 import psycopg
 
@@ -18,6 +20,17 @@ def test_broken_files_never_fail_the_dag_run(tmp_path, monkeypatch, corpus_db, s
     (warcs / "GARBAGE-20240301000000-00002.warc.gz").write_bytes(b"\x1f\x8b\x08\x00 not really gzip")
     good = (DEMO_WARCS / "DEMO-20240302120000-00001.warc.gz").read_bytes()
     (warcs / "CUT-20240302000000-00003.warc.gz").write_bytes(good[: len(good) * 2 // 3])
+    (warcs / "LOOP-20240301000000-00004.warc.gz").symlink_to(warcs / "LOOP-20240301000000-00004.warc.gz")
+    (warcs / "DANGLING-20240301000000-00005.warc.gz").symlink_to(warcs / "gone.warc.gz")
+    # What runs that are over left in staging: discover removes it (nothing written for over a day),
+    # and keeps what a run at work writes.
+    abandoned, working = staging_dir / "messy" / "scheduled__2024-02-29", staging_dir / "messy" / "manual__busy"
+    for run_directory in (abandoned, working):
+        (run_directory / "file-1").mkdir(parents=True)
+        (run_directory / "file-1" / "extracted.jsonl.gz").write_bytes(b"x" * 1000)
+    day_old = time.time() - 25 * 3600
+    for entry in (abandoned, abandoned / "file-1", abandoned / "file-1" / "extracted.jsonl.gz"):
+        os.utime(entry, (day_old, day_old))
     config = tmp_path / "config" / "crawl_jobs.yaml"
     config.parent.mkdir()
     config.write_text(f"crawl_jobs:\n  - name: messy\n    directory: {warcs}\n")
@@ -25,12 +38,14 @@ def test_broken_files_never_fail_the_dag_run(tmp_path, monkeypatch, corpus_db, s
 
     run = load_dag_module("dag_messy").dag.test()
     assert run.state == "success"
+    assert not abandoned.exists() and working.exists()
     with psycopg.connect(corpus_db) as conn:
         ledger = {path.rsplit("/", 1)[1]: (status, error) for path, status, error in
                   conn.execute("SELECT path, status, error FROM warc_files").fetchall()}
         documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+    assert len(ledger) == 4  # the symlink loop and the dangling symlink are logged and left out
     assert ledger["DEMO-20240301120000-00000.warc.gz"] == ("loaded", None)
-    assert ledger["EMPTY-20240301000000-00001.warc.gz"][0] == "loaded"  # nothing in it, nothing wrong
+    assert ledger["EMPTY-20240301000000-00001.warc.gz"] == ("quarantined", "the file is empty (0 bytes)")
     assert ledger["GARBAGE-20240301000000-00002.warc.gz"][0] == "quarantined"
     assert ledger["CUT-20240302000000-00003.warc.gz"][0] == "partial"
     assert all(error for status, error in ledger.values() if status in ("partial", "quarantined"))

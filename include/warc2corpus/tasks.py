@@ -11,6 +11,8 @@ import dataclasses
 import hashlib
 import json
 import logging
+import os
+import stat
 import time
 import unicodedata
 from collections import Counter
@@ -19,6 +21,8 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
+
+import psycopg
 
 from warc2corpus import autocat, db, dedup, ledger, publications
 from warc2corpus.crawljobs import CrawlJob
@@ -51,23 +55,44 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
 
     With an interval (scheduled and backfill runs) only files whose capture start falls in it;
     without one, every file. Files already loaded are left out unless ``reprocess``; files flagged
-    for readmission (see :func:`publications.flag_readmissions`) are always taken.
+    for readmission (see :func:`publications.flag_readmissions`) or re-queued, and ``retry`` files
+    whose next attempt has come, are always taken. Files that may still be being written (changed
+    between two looks, or modified within the settle time) wait for a later run; a file that cannot
+    be looked at is logged and skipped.
     """
-    selected, seen = [], 0
+    selected, seen, waiting = [], 0, 0
+    settle = ledger.settle_seconds()
+    first_looks = {}
+    for path in job.warc_files():
+        try:
+            first_looks[path] = path.stat()
+        except OSError as exc:
+            log.warning("crawl job %s: skipped %s: %s", job.name, path, exc.strerror or exc)
     with db.connect() as conn:
-        for path in job.warc_files():
+        for path, first_look in first_looks.items():
             seen += 1
-            row = ledger.register(conn, job, path)
-            if row["readmit"]:
+            try:
+                unsettled = ledger.unsettled(path, first_look, settle)
+                if unsettled:
+                    log.info("crawl job %s: %s left for a later run: %s", job.name, path, unsettled)
+                    waiting += 1
+                    continue
+                row = ledger.register(conn, job, path)
+            except OSError as exc:
+                log.warning("crawl job %s: skipped %s: %s", job.name, path, exc.strerror or exc)
+                continue
+            if row["readmit"] or ledger.retry_due(row):
                 selected.append({"warc_file": row["path"], "crawl_job": job.name})
                 continue
-            if row["status"] in ledger.DONE and not reprocess:
+            if (row["status"] in ledger.DONE or row["status"] == "retry") and not reprocess:
                 continue
             if ledger.in_interval(row["capture_start"], interval):
                 selected.append({"warc_file": row["path"], "crawl_job": job.name})
         conn.commit()
     log.info("crawl job %s: %d WARC files found in %s, %d to process (interval %s, reprocess %s)",
              job.name, seen, job.directory, len(selected), interval, reprocess)
+    if waiting:
+        log.info("crawl job %s: %d files may still be being written, left for a later run", job.name, waiting)
     return selected
 
 
@@ -259,15 +284,15 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                "layout": outcome.layout, "read": outcome.status, "warnings": dict(warned)}
     fault = {"error": outcome.error, "error_class": outcome.error_class,
              "last_good_offset": outcome.last_good_offset if outcome.status != "complete" else None}
-    if outcome.status == "unreadable":
+    if outcome.status == "unreadable" or outcome.transient:  # broken bytes, or a passing fault: nothing loaded
         extractor.close()
-        log.error("%s quarantined: nothing readable (%s)", warc_file, outcome.error)
         with db.connect() as conn:
-            ledger.mark(conn, warc_file, "quarantined", counts=summary, started_at=started, layout=outcome.layout,
-                        **fault)
+            status = ledger.mark_fault(conn, warc_file, transient=outcome.transient, counts=summary,
+                                       started_at=started, layout=outcome.layout, **fault)
             conn.commit()
+        log.error("%s %s: %s", warc_file, status, outcome.error)
         staging.remove(_warc_prefix(staging, crawl_job, run_id, warc_file))
-        return {**manifest, "status": "quarantined", "error": outcome.error, "counts": summary}
+        return {**manifest, "status": status, "error": outcome.error, "counts": summary}
     staging.write_jsonl(keys["autocat_pages"], scored_pages)
     with db.connect() as conn:
         ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started,
@@ -409,15 +434,22 @@ def load_warc_results(manifest: dict, *, staging: Staging | None = None) -> dict
     staged = manifest["staged"]
     final_status = "partial" if manifest["read"]["status"] == "partial" else "loaded"
     with db.connect() as conn:
-        outcome = load.load_warc(
-            conn, manifest["warc_file"],
-            documents=lambda: staging.read_jsonl(staged["documents"]),
-            later_captures=lambda: staging.read_jsonl(staged["later_captures"]),
-            rejections=(r for key in staged["rejections"] for r in staging.read_jsonl(key)),
-            revisits=staging.read_jsonl(staged["revisits"]),
-            status=final_status, counts=manifest["counts"], capture_end=manifest.get("capture_end"),
-            fault=manifest["read"],
-        )
+        try:
+            outcome = load.load_warc(
+                conn, manifest["warc_file"],
+                documents=lambda: staging.read_jsonl(staged["documents"]),
+                later_captures=lambda: staging.read_jsonl(staged["later_captures"]),
+                rejections=(r for key in staged["rejections"] for r in staging.read_jsonl(key)),
+                revisits=staging.read_jsonl(staged["revisits"]),
+                status=final_status, counts=manifest["counts"], capture_end=manifest.get("capture_end"),
+                fault=manifest["read"],
+            )
+        except psycopg.OperationalError as exc:  # the server went away: the transaction did not commit
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise db.DatabaseError(
+                f"lost the corpus database while loading {manifest['warc_file']} ({reason}): nothing of the file "
+                "was loaded (its transaction was rolled back; the ledger does not mark it loaded); run again "
+                "once the database is back") from exc
     staging.remove(_warc_prefix(staging, manifest["crawl_job"], manifest["run_id"], manifest["warc_file"]))
     log.info("%s %s: %s", manifest["warc_file"], final_status, outcome)
     return {**{k: v for k, v in manifest.items() if k != "staged"}, "status": final_status,
@@ -439,23 +471,54 @@ def train_naturalness(*, force: bool = False) -> dict:
 # All stages in one process (the `warc2corpus run` command)
 # ---------------------------------------------------------------------------------------------
 
+def unusable(path: Path) -> str | None:
+    """Why a path given to a run cannot be taken (a symlink loop, no such file, not a regular file
+    such as a directory or a FIFO, which would block the reading), or None."""
+    try:
+        status = os.stat(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None if stat.S_ISREG(status.st_mode) else "not a regular file"
+
+
 def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = None,
               on_progress: Callable[[str, Counter], None] | None = None) -> list[dict]:
-    """Process the given WARC files end to end, as one DAG run would, without the scheduler."""
+    """Process the given WARC files end to end, as one DAG run would, without the scheduler.
+
+    A path that cannot be taken is reported with status ``skipped`` and its reason, and the others
+    are processed. The staging of runs that died before is cleaned up first."""
     staging = staging or Staging()
+    staging.clean()
     run_id = "cli-" + datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    run_prefix = staging.key(crawl_job, run_id)
+    files, skipped = [], []
     with db.connect() as conn:
-        files = [ledger.register(conn, crawl_job, Path(p))["path"] for p in paths]
+        for path in map(Path, paths):
+            reason = unusable(path)
+            if reason is None:
+                try:
+                    files.append(ledger.register(conn, crawl_job, path)["path"])
+                    continue
+                except OSError as exc:  # gone or unreadable since the look
+                    reason = exc.strerror or str(exc)
+            log.info("skipped %s: %s", path, reason)  # the caller reports it (result status "skipped")
+            skipped.append({"warc_file": str(path), "crawl_job": crawl_job, "status": "skipped", "error": reason})
         conn.commit()
-    extracted = [
-        extract_warc(f, crawl_job, run_id, staging=staging,
-                     on_progress=(lambda counts, f=f: on_progress(f, counts)) if on_progress else None)
-        for f in files
-    ]
-    run_autocat(extracted, staging=staging)
-    allow_list = refresh_allowlist(crawl_job, run_id, staging=staging)
-    results = [load_warc_results(dedup_warc(filter_warc(m, allow_list, staging=staging), staging=staging),
-                                 staging=staging) for m in extracted]
-    staging.remove(staging.key(crawl_job, run_id))
+    staging.claim(run_prefix)
+    try:
+        extracted = [
+            extract_warc(f, crawl_job, run_id, staging=staging,
+                         on_progress=(lambda counts, f=f: on_progress(f, counts)) if on_progress else None)
+            for f in files
+        ]
+        run_autocat(extracted, staging=staging)
+        allow_list = refresh_allowlist(crawl_job, run_id, staging=staging)
+        results = []
+        for manifest in extracted:
+            staging.heartbeat(run_prefix)  # loading only reads the staging: show the run is alive
+            results.append(load_warc_results(dedup_warc(filter_warc(manifest, allow_list, staging=staging),
+                                                        staging=staging), staging=staging))
+    finally:  # a run that stops half-way is not resumed: what it staged is of no further use
+        staging.remove(run_prefix)
     train_naturalness()
-    return results
+    return skipped + results

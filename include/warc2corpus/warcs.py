@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import builtins
 import gzip
 import hashlib
 import io
 import logging
+import os
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -87,6 +89,11 @@ class Record:
         }
 
 
+# Faults of the moment rather than of the bytes: the file changed while it was read (still being
+# copied or written), besides every operating-system error (see ReadOutcome.transient).
+TRANSIENT_FAULTS = {"FileChanged"}
+
+
 @dataclass
 class ReadOutcome:
     """How far a file was read. ``status``: complete, partial or unreadable."""
@@ -101,6 +108,16 @@ class ReadOutcome:
     def fault(self, error_class: str, error: str) -> None:
         self.status = "partial" if self.records else "unreadable"
         self.error_class, self.error = error_class, error
+
+    @property
+    def transient(self) -> bool:
+        """A passing fault, worth another attempt: the operating system failed a read (an OSError
+        such as PermissionError or EIO; not gzip.BadGzipFile, which is about the bytes) or the file
+        changed while it was read. Broken bytes (corrupt gzip, not a WARC, empty) are permanent."""
+        if self.error_class in TRANSIENT_FAULTS:
+            return True
+        error_type = getattr(builtins, self.error_class or "", None)
+        return isinstance(error_type, type) and issubclass(error_type, OSError)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -458,14 +475,16 @@ class WarcReader:
 
     def records(self) -> Iterator[Record]:
         try:
-            size = Path(self.path).stat().st_size
+            before = os.stat(self.path)
             with open(self.path, "rb") as probe:
                 magic = probe.read(4)
         except OSError as exc:
             self.outcome.fault(type(exc).__name__, str(exc))
             return
+        size = before.st_size
         if size == 0:
             self.outcome.layout = "empty"
+            self.outcome.fault("EmptyFile", "the file is empty (0 bytes)")
             return
         self.is_arc = _starts_like_arc(self.path, magic)
         if magic[:2] == GZIP_MAGIC:
@@ -474,6 +493,15 @@ class WarcReader:
             yield from self._lz4()
         else:
             yield from self._plain(size)
+        try:
+            after = os.stat(self.path)
+        except OSError as exc:
+            self.outcome.fault(type(exc).__name__, str(exc))
+            return
+        if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+            # Still being copied or written: whatever the reading made of it, try again later.
+            self.outcome.fault("FileChanged", f"the file changed while it was read ({before.st_size} bytes "
+                                              f"when reading began, {after.st_size} at its end)")
 
     # -- layouts ---------------------------------------------------------------------------------
 
