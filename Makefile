@@ -4,17 +4,21 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-# A local Airflow that lives in var/airflow and sees only this project's DAGs.
-# `make airflow AIRFLOW_PORT=8081` moves the UI (and the task execution API with it).
+# A local Airflow that lives in var/airflow and sees only this project's DAGs, on loopback.
+# `make airflow AIRFLOW_PORT=8081` moves the UI (and the task execution API with it);
+# AIRFLOW_LOG_PORT / AIRFLOW_TRIGGER_LOG_PORT move the two log servers; AIRFLOW_NO_LOGIN=1 drops the login.
 AIRFLOW_PORT ?= 8080
+AIRFLOW_LOG_PORT ?= 8793
+AIRFLOW_TRIGGER_LOG_PORT ?= 8794
 export AIRFLOW_HOME ?= $(CURDIR)/var/airflow
 export AIRFLOW__API__PORT := $(AIRFLOW_PORT)
-export AIRFLOW__CORE__EXECUTION_API_SERVER_URL := http://localhost:$(AIRFLOW_PORT)/execution/
+export AIRFLOW__LOGGING__WORKER_LOG_SERVER_PORT := $(AIRFLOW_LOG_PORT)
+export AIRFLOW__LOGGING__TRIGGER_LOG_SERVER_PORT := $(AIRFLOW_TRIGGER_LOG_PORT)
+export AIRFLOW__CORE__EXECUTION_API_SERVER_URL := http://127.0.0.1:$(AIRFLOW_PORT)/execution/
 export AIRFLOW__CORE__DAGS_FOLDER := $(CURDIR)/dags
 export AIRFLOW__CORE__PLUGINS_FOLDER := $(CURDIR)/plugins
 export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
-export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS ?= True
 
 .PHONY: install run test eval airflow bench env clean
 
@@ -28,7 +32,7 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproj
 	touch $@
 
 $(AIRFLOW_HOME)/airflow.db: $(VENV)/.installed
-	mkdir -p $(AIRFLOW_HOME)
+	mkdir -p -m 700 $(AIRFLOW_HOME)
 	$(BIN)/airflow db migrate > $(AIRFLOW_HOME)/db-migrate.log 2>&1 || (cat $(AIRFLOW_HOME)/db-migrate.log; exit 1)
 
 run: $(AIRFLOW_HOME)/airflow.db
@@ -42,11 +46,11 @@ run: $(AIRFLOW_HOME)/airflow.db
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
 
-# The web UI on http://localhost:8080 with no login (local use only); standalone starts its
-# components as `airflow ...` subprocesses, so the venv goes first on PATH.
+# The web UI on http://127.0.0.1:8080 behind a login (bin/airflow-local: standalone's components,
+# everything on loopback, Airflow's state private).
 airflow: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/airflow standalone
+	$(BIN)/python bin/airflow-local
 
 # The quality gate alone (`make test` runs it too, in tests/test_eval_gate.py): exit 1 on any drop.
 eval: $(VENV)/.installed
@@ -59,7 +63,7 @@ bench: $(VENV)/.installed
 env:
 	@echo 'export PATH="$(CURDIR)/$(BIN):$$PATH"'
 	@for v in AIRFLOW_HOME AIRFLOW__API__PORT AIRFLOW__CORE__EXECUTION_API_SERVER_URL AIRFLOW__CORE__DAGS_FOLDER AIRFLOW__CORE__PLUGINS_FOLDER AIRFLOW__CORE__LOAD_EXAMPLES \
-		AIRFLOW__CORE__PARALLELISM AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS; do echo "export $$v='$${!v}'"; done
+		AIRFLOW__CORE__PARALLELISM AIRFLOW__LOGGING__WORKER_LOG_SERVER_PORT AIRFLOW__LOGGING__TRIGGER_LOG_SERVER_PORT; do echo "export $$v='$${!v}'"; done
 
 clean:
 	rm -rf var/staging var/airflow
