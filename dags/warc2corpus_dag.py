@@ -21,6 +21,11 @@ CRAWL_JOBS = load_crawl_jobs()
 INTERVAL_RUN_TYPES = {"scheduled", "backfill"}
 
 
+def _name_map_index(context, warc_file: str) -> None:
+    """A mapped task instance is shown by its WARC file's name (map_index_template="{{ warc }}")."""
+    context["warc"] = warc_file.rsplit("/", 1)[-1]
+
+
 def _run_interval(context) -> tuple | None:
     run_type = context["dag_run"].run_type
     if getattr(run_type, "value", run_type) not in INTERVAL_RUN_TYPES:
@@ -34,18 +39,20 @@ def discover(crawl_job: str):
     from warc2corpus.crawljobs import crawl_job as find_crawl_job
 
     context = get_current_context()
-    selected = context["params"]["crawl_jobs"]
+    selected = context["params"]["crawl_jobs"] or []  # None or empty: all jobs
     if selected and crawl_job not in selected:
         return []
     return tasks.discover(find_crawl_job(crawl_job), interval=_run_interval(context),
                           reprocess=context["params"]["reprocess"])
 
 
-@task
+@task(map_index_template="{{ warc }}")
 def extract(warc: dict):
     from warc2corpus import tasks
 
-    return tasks.extract_warc(warc["warc_file"], warc["crawl_job"], get_current_context()["run_id"])
+    context = get_current_context()
+    _name_map_index(context, warc["warc_file"])
+    return tasks.extract_warc(warc["warc_file"], warc["crawl_job"], context["run_id"])
 
 
 @task
@@ -62,24 +69,27 @@ def refresh_allow_list(crawl_job: str):
     return tasks.refresh_allowlist(crawl_job, get_current_context()["run_id"])
 
 
-@task(task_id="filter")
+@task(task_id="filter", map_index_template="{{ warc }}")
 def filter_by_allow_list(manifest: dict, allow_list: dict):
     from warc2corpus import tasks
 
+    _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.filter_warc(manifest, allow_list)
 
 
-@task
+@task(map_index_template="{{ warc }}")
 def deduplicate(manifest: dict):
     from warc2corpus import tasks
 
+    _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.dedup_warc(manifest)
 
 
-@task
+@task(map_index_template="{{ warc }}")
 def load(manifest: dict):
     from warc2corpus import tasks
 
+    _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.load_warc_results(manifest)
 
 
@@ -100,9 +110,11 @@ with DAG(
     max_active_runs=2,
     default_args={"retries": 2, "retry_delay": timedelta(minutes=1)},
     params={
-        "crawl_jobs": Param([], type="array", items={"type": "string", "enum": [j.name for j in CRAWL_JOBS]},
-                            description="Crawl jobs to process; empty means all."),
-        "reprocess": Param(False, type="boolean",
+        # "null" in the type makes the field optional in the trigger form; "examples" makes it a multi-select.
+        "crawl_jobs": Param(None, type=["null", "array"], items={"type": "string", "enum": [j.name for j in CRAWL_JOBS]},
+                            examples=[j.name for j in CRAWL_JOBS], title="Crawl jobs",
+                            description="Crawl jobs to process; none chosen means all."),
+        "reprocess": Param(False, type="boolean", title="Reprocess",
                            description="Also reload WARCs already loaded (still without duplicates)."),
     },
     tags=["warc2corpus"],

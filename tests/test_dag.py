@@ -47,7 +47,12 @@ def test_one_task_group_per_crawl_job(tmp_path, monkeypatch):
     assert groups == {"nb_2019", "nb_2020"}
     for group in groups:
         assert {f"{group}.{stage}" for stage in STAGES} == {t for t in dag.task_ids if t.startswith(group + ".")}
-    assert dag.params["crawl_jobs"] == []
+    assert dag.params["crawl_jobs"] is None  # none chosen: all jobs
+    schema = dag.params.get_param("crawl_jobs").schema
+    assert "null" in schema["type"]  # optional in the trigger form ...
+    assert schema["examples"] == ["nb_2019", "nb_2020"]  # ... and a multi-select of the configured jobs
+    for stage in ("extract", "filter", "deduplicate", "load"):  # mapped tasks are named by their WARC file
+        assert dag.get_task(f"nb_2019.{stage}").map_index_template == "{{ warc }}"
 
 
 def test_wiring_order():
