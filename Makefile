@@ -20,7 +20,7 @@ export AIRFLOW__CORE__PLUGINS_FOLDER := $(CURDIR)/plugins
 export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
 
-.PHONY: install run test eval airflow bench env clean
+.PHONY: install run test eval airflow backfill bench env clean
 
 install: $(VENV)/.installed
 
@@ -51,6 +51,15 @@ test: $(VENV)/.installed
 airflow: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
 	$(BIN)/python bin/airflow-local
+
+# `make backfill FROM=2019-01-01 TO=2019-12-31`: a backfill with the DAG's own limit of 2 active runs
+# (a backfill's runs obey the backfill's max_active_runs, 10 unless given, not the DAG's).
+BACKFILL_MAX_ACTIVE_RUNS ?= 2
+backfill: $(AIRFLOW_HOME)/airflow.db
+	@test -n "$(FROM)" -a -n "$(TO)" || (echo "usage: make backfill FROM=YYYY-MM-DD TO=YYYY-MM-DD"; exit 2)
+	$(BIN)/airflow dags unpause warc2corpus
+	$(BIN)/airflow backfill create --dag-id warc2corpus --from-date $(FROM) --to-date $(TO) \
+		--max-active-runs $(BACKFILL_MAX_ACTIVE_RUNS)
 
 # The quality gate alone (`make test` runs it too, in tests/test_eval_gate.py): exit 1 on any drop.
 eval: $(VENV)/.installed
