@@ -39,6 +39,8 @@ run: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
 	$(BIN)/airflow dags test warc2corpus > $(AIRFLOW_HOME)/dags-test.log 2>&1 \
 		|| (tail -n 60 $(AIRFLOW_HOME)/dags-test.log; exit 1)
+	$(BIN)/airflow dags test warc2corpus_derived >> $(AIRFLOW_HOME)/dags-test.log 2>&1 \
+		|| (tail -n 60 $(AIRFLOW_HOME)/dags-test.log; exit 1)
 	@grep -E "state=|DagRun Finished" $(AIRFLOW_HOME)/dags-test.log | tail -n 1 || true
 	@echo "full log: $(AIRFLOW_HOME)/dags-test.log"
 	$(BIN)/warc2corpus stats

@@ -1,7 +1,8 @@
 """The warc2corpus DAG: one task group per crawl job in config/crawl_jobs.yaml.
 
-discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load
--> train_naturalness (a new model of natural text when the corpus has grown enough).
+discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load;
+then, once for all groups, corpus_updated: the corpus asset's event, with the run's counts in its
+metadata. What is derived from the corpus runs from that asset (DAG warc2corpus_derived).
 Thin by design: every task hands its work to ``warc2corpus.tasks`` and passes on its manifest. The
 library is imported inside the tasks so that parsing this file stays cheap.
 """
@@ -11,12 +12,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pendulum
-from airflow.sdk import DAG, Param, TaskGroup, get_current_context, task
+from airflow.sdk import DAG, Asset, Param, TaskGroup, get_current_context, task
 from airflow.timetables.interval import CronDataIntervalTimetable
 
 from warc2corpus.crawljobs import load_crawl_jobs
+from warc2corpus.settings import CORPUS_ASSET
 
 CRAWL_JOBS = load_crawl_jobs()
+CORPUS = Asset(CORPUS_ASSET)
 # Scheduled and backfill runs process the WARCs whose capture started in their data interval.
 INTERVAL_RUN_TYPES = {"scheduled", "backfill"}
 
@@ -24,6 +27,12 @@ INTERVAL_RUN_TYPES = {"scheduled", "backfill"}
 def _name_map_index(context, warc_file: str) -> None:
     """A mapped task instance is shown by its WARC file's name (map_index_template="{{ warc }}")."""
     context["warc"] = warc_file.rsplit("/", 1)[-1]
+
+
+def _each(results) -> list:
+    """The items of a mapped task's results. Iterating Airflow's lazy sequence probes one index past
+    its end, which logs an "XCom not found" error in every successful run; its length does not."""
+    return [results[i] for i in range(len(results))] if results else []
 
 
 def _run_interval(context) -> tuple | None:
@@ -59,7 +68,7 @@ def extract(warc: dict):
 def autocat(manifests):
     from warc2corpus import tasks
 
-    return tasks.run_autocat(list(manifests))
+    return tasks.run_autocat(_each(manifests))
 
 
 @task
@@ -93,11 +102,14 @@ def load(manifest: dict):
     return tasks.load_warc_results(manifest)
 
 
-@task
-def train_naturalness():
+# Once for all task groups, when at least one file was loaded (a group with no files is skipped).
+@task(outlets=[CORPUS], trigger_rule="none_failed_min_one_success")
+def corpus_updated(results_per_job: list):
     from warc2corpus import tasks
 
-    return tasks.train_naturalness()
+    summary = tasks.summarise_loads(r for results in results_per_job for r in _each(results))
+    get_current_context()["outlet_events"][CORPUS].extra = summary
+    return summary
 
 
 with DAG(
@@ -120,11 +132,12 @@ with DAG(
     tags=["warc2corpus"],
     doc_md=__doc__,
 ) as dag:
+    loaded = []
     for job in CRAWL_JOBS:
         with TaskGroup(group_id=job.name, tooltip=job.description):
             extracted = extract.expand(warc=discover(job.name))
             allow_list = refresh_allow_list(job.name)
             autocat(extracted) >> allow_list
-            load.expand(manifest=deduplicate.expand(
-                manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted))
-            ) >> train_naturalness()
+            loaded.append(load.expand(manifest=deduplicate.expand(
+                manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted))))
+    corpus_updated(loaded)

@@ -45,6 +45,16 @@ def _warc_key(staging: Staging, crawl_job: str, run_id: str, warc_file: str, nam
 # discover
 # ---------------------------------------------------------------------------------------------
 
+def _describe_interval(interval: tuple[datetime, datetime] | None) -> str:
+    """"captured 2019-03-05" for a one-day interval, ISO times otherwise: never a Python repr in a log."""
+    if interval is None:
+        return "every file not loaded yet"
+    start, end = (datetime.fromtimestamp(t.timestamp(), timezone.utc) for t in interval)
+    if start.time() == end.time() == datetime.min.time() and (end - start).days == 1:
+        return f"captured {start:%Y-%m-%d}"
+    return f"captured from {start.isoformat()} to {end.isoformat()}"
+
+
 def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None,
              reprocess: bool = False) -> list[dict]:
     """Register the job's WARC files in the ledger; return those this run should process.
@@ -66,8 +76,8 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
             if ledger.in_interval(row["capture_start"], interval):
                 selected.append({"warc_file": row["path"], "crawl_job": job.name})
         conn.commit()
-    log.info("crawl job %s: %d WARC files found in %s, %d to process (interval %s, reprocess %s)",
-             job.name, seen, job.directory, len(selected), interval, reprocess)
+    log.info("crawl job %s: %d WARC files found in %s, %d to process (%s, reprocess %s)",
+             job.name, seen, job.directory, len(selected), _describe_interval(interval), reprocess)
     return selected
 
 
@@ -421,6 +431,27 @@ def load_warc_results(manifest: dict, *, staging: Staging | None = None) -> dict
     log.info("%s %s: %s", manifest["warc_file"], final_status, outcome)
     return {**{k: v for k, v in manifest.items() if k != "staged"}, "status": final_status,
             "counts": {**manifest["counts"], "load": outcome}}
+
+
+def summarise_loads(results: Iterable[dict]) -> dict:
+    """What a run did to the corpus, from its files' final manifests: files by status, documents new
+    and extracted, and every record that did not become a new document, by reason (the corpus
+    asset's event carries this, so the run's counts show in Airflow's UI)."""
+    files, new, records, extracted = Counter(), 0, 0, 0
+    not_new: Counter = Counter()
+    for result in results:
+        files[result["status"]] += 1
+        counts = result.get("counts", {})
+        load = counts.get("load", {})
+        new += load.get("new_documents", 0)
+        records += counts.get("records", 0)
+        extracted += counts.get("documents", 0)
+        for group in ("skipped", "filtered"):
+            not_new.update(counts.get(group, {}))
+        not_new["empty_text"] += counts.get("empty_text", 0)
+        not_new["duplicate"] += counts.get("later_captures_in_file", 0) + load.get("later_capture_of_corpus_document", 0)
+    return {"files": dict(files), "records": records, "documents_extracted": extracted, "new_documents": new,
+            "not_new_by_reason": {k: v for k, v in sorted(not_new.items()) if v}}
 
 
 def train_naturalness(*, force: bool = False) -> dict:
