@@ -52,7 +52,7 @@ def discover(crawl_job: str):
     if selected and crawl_job not in selected:
         return []
     return tasks.discover(find_crawl_job(crawl_job), interval=_run_interval(context),
-                          reprocess=context["params"]["reprocess"])
+                          reprocess=bool(context["params"]["reprocess"]))
 
 
 @task(map_index_template="{{ warc }}")
@@ -126,7 +126,7 @@ with DAG(
         "crawl_jobs": Param(None, type=["null", "array"], items={"type": "string", "enum": [j.name for j in CRAWL_JOBS]},
                             examples=[j.name for j in CRAWL_JOBS], title="Crawl jobs",
                             description="Crawl jobs to process; none chosen means all."),
-        "reprocess": Param(False, type="boolean", title="Reprocess",
+        "reprocess": Param(False, type=["boolean", "null"], title="Reprocess",
                            description="Also reload WARCs already loaded (still without duplicates)."),
     },
     tags=["warc2corpus"],
