@@ -164,7 +164,8 @@ def _freeze_long_lived_objects() -> None:
 
 
 def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | None = None,
-                 limits: Limits | None = None, on_progress: Callable[[Counter], None] | None = None) -> dict:
+                 limits: Limits | None = None,
+                 on_progress: Callable[[Counter, int | None], None] | None = None) -> dict:
     """Read one WARC, extract every HTML page, score its front pages; stage the results.
 
     However broken the file, this returns: a file read up to a fault is ``partial`` (what came
@@ -197,6 +198,9 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
         nonlocal latest_capture
         for record in reader.records():
             counts["records"] += 1
+            if on_progress:  # bytes of the file read so far, where offsets are the file's own
+                on_progress(counts, record.offset + record.length
+                            if reader.outcome.layout in ("warc", "arc", "gzip-per-record") else None)
             counts[f"type:{record.record_type}"] += 1
             if record.harvest_time and (latest_capture is None or record.harvest_time > latest_capture):
                 latest_capture = record.harvest_time
@@ -251,8 +255,6 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                             digest_ok=record.digest_ok)
             counts["documents"] += 1
             counts["digest_mismatch"] += record.digest_ok is False
-            if on_progress and counts["documents"] % 10 == 0:
-                on_progress(counts)
             yield document
 
     keys = {name: _warc_key(staging, crawl_job, run_id, warc_file, f"{name}.jsonl.gz")
@@ -470,7 +472,7 @@ def train_naturalness(*, force: bool = False) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = None,
-              on_progress: Callable[[str, Counter], None] | None = None) -> list[dict]:
+              on_progress: Callable[[str, Counter, int | None], None] | None = None) -> list[dict]:
     """Process the given WARC files end to end, as one DAG run would, without the scheduler."""
     staging = staging or Staging()
     run_id = "cli-" + datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
@@ -479,7 +481,7 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
         conn.commit()
     extracted = [
         extract_warc(f, crawl_job, run_id, staging=staging,
-                     on_progress=(lambda counts, f=f: on_progress(f, counts)) if on_progress else None)
+                     on_progress=(lambda counts, at, f=f: on_progress(f, counts, at)) if on_progress else None)
         for f in files
     ]
     run_autocat(extracted, staging=staging)
