@@ -20,7 +20,7 @@ export AIRFLOW__CORE__PLUGINS_FOLDER := $(CURDIR)/plugins
 export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
 
-.PHONY: install run test eval airflow backfill bench env clean
+.PHONY: install run test eval airflow airflow-celery backfill bench env clean
 
 install: $(VENV)/.installed
 
@@ -53,6 +53,13 @@ test: $(VENV)/.installed
 airflow: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
 	$(BIN)/python bin/airflow-local
+
+# The same on the distributed engine: CeleryExecutor, Redis (Debian's redis-server) and PostgreSQL on
+# loopback, WORKERS Celery workers as separate processes with their own host names.
+WORKERS ?= 2
+airflow-celery: $(VENV)/.installed
+	$(BIN)/warc2corpus db start
+	$(BIN)/python bin/airflow-local --celery --workers $(WORKERS)
 
 # `make backfill FROM=2019-01-01 TO=2019-12-31`: a backfill with the DAG's own limit of 2 active runs
 # (a backfill's runs obey the backfill's max_active_runs, 10 unless given, not the DAG's).
