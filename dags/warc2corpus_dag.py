@@ -94,7 +94,9 @@ def deduplicate(manifest: dict):
     return tasks.dedup_warc(manifest)
 
 
-@task(map_index_template="{{ warc }}")
+# Writers to the corpus database share a pool (bin/airflow-local and the compose file create it with
+# 2 slots): however many workers extract, only so many loads hold their big transactions at once.
+@task(map_index_template="{{ warc }}", pool="warc2corpus_db")
 def load(manifest: dict):
     from warc2corpus import tasks
 
