@@ -64,6 +64,7 @@ def test_wiring_order():
     for upstream, downstream in expected_edges:
         assert f"demo.{downstream}" in dag.get_task(f"demo.{upstream}").downstream_task_ids
     assert "corpus_updated" in dag.get_task("demo.load").downstream_task_ids
+    assert dag.get_task("demo.load").pool == "warc2corpus_db"  # bounded writers to the corpus database
 
 
 def test_derived_steps_run_from_the_corpus_asset():
