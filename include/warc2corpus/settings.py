@@ -15,6 +15,8 @@ import os
 from pathlib import Path
 
 DATABASE_URL_VARIABLE = "AIRFLOW_CONN_WARC2CORPUS_DB"
+# The Airflow Asset the DAG updates after its loads; what is derived from the corpus runs from it.
+CORPUS_ASSET = "warc2corpus_corpus"
 
 
 def project_home() -> Path:

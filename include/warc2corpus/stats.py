@@ -65,3 +65,44 @@ def naturalness_models(conn: psycopg.Connection) -> list[dict]:
         " ORDER BY id DESC").fetchall()
     return [{"id": i, "trained_at": t.isoformat(), "corpus_paragraphs": c, "learnt_paragraphs": n, "tokens": tokens}
             for i, t, c, n, tokens in rows]
+
+
+# Columns that are times of processing (when a row was written), not facts of the input. The ledger's
+# `counts` also holds facts of the last processing, left out the same way: its duration ("seconds") and
+# what its load found in the corpus at that moment ("load"; "skipped"/"revisit_unresolved": revisits
+# whose original was not loaded yet, which the order of loads changes, while the revisits table
+# resolves them whatever the order).
+PROCESSING_TIMES = {
+    "documents": {"loaded_at"},
+    "warc_files": {"discovered_at", "started_at", "finished_at"},
+    "publications": {"assessed_at"},
+    "publication_register": {"updated_at"},
+    "naturalness_models": {"trained_at"},
+}
+
+
+def corpus_checksums(conn: psycopg.Connection) -> dict[str, str]:
+    """Per table of the corpus: its number of rows and the md5 of its rows (as JSON, the times of
+    processing in :data:`PROCESSING_TIMES` left out) ordered by primary key. Two corpora made from
+    the same input compare equal, however and wherever they were made."""
+    sums = {}
+    tables = [row[0] for row in conn.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        " AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1")]
+    for table in tables:
+        key = [row[0] for row in conn.execute(
+            """SELECT a.attname FROM pg_index i
+                 JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+                WHERE i.indrelid = %s::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)""",
+            (table,))]
+        if not key:
+            raise ValueError(f"{table} has no primary key: its rows have no order to compare")
+        row = "to_jsonb(t) - %s::text[]" + (
+            " || jsonb_build_object('counts', t.counts - 'seconds' - 'load' #- '{skipped,revisit_unresolved}')"
+            if table == "warc_files" else "")
+        order = ", ".join(f't."{column}"' for column in key)
+        digest, rows = conn.execute(
+            f"SELECT md5(coalesce(string_agg(({row})::text, E'\\n' ORDER BY {order}), '')), count(*) FROM \"{table}\" t",
+            (sorted(PROCESSING_TIMES.get(table, ())),)).fetchone()
+        sums[table] = f"{rows} rows {digest}"
+    return sums

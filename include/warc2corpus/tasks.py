@@ -49,6 +49,16 @@ def _warc_key(staging: Staging, crawl_job: str, run_id: str, warc_file: str, nam
 # discover
 # ---------------------------------------------------------------------------------------------
 
+def _describe_interval(interval: tuple[datetime, datetime] | None) -> str:
+    """"captured 2019-03-05" for a one-day interval, ISO times otherwise: never a Python repr in a log."""
+    if interval is None:
+        return "every file not loaded yet"
+    start, end = (datetime.fromtimestamp(t.timestamp(), timezone.utc) for t in interval)
+    if start.time() == end.time() == datetime.min.time() and (end - start).days == 1:
+        return f"captured {start:%Y-%m-%d}"
+    return f"captured from {start.isoformat()} to {end.isoformat()}"
+
+
 def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None,
              reprocess: bool = False) -> list[dict]:
     """Register the job's WARC files in the ledger; return those this run should process.
@@ -89,8 +99,8 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
             if ledger.in_interval(row["capture_start"], interval):
                 selected.append({"warc_file": row["path"], "crawl_job": job.name})
         conn.commit()
-    log.info("crawl job %s: %d WARC files found in %s, %d to process (interval %s, reprocess %s)",
-             job.name, seen, job.directory, len(selected), interval, reprocess)
+    log.info("crawl job %s: %d WARC files found in %s, %d to process (%s, reprocess %s)",
+             job.name, seen, job.directory, len(selected), _describe_interval(interval), reprocess)
     if waiting:
         log.info("crawl job %s: %d files may still be being written, left for a later run", job.name, waiting)
     return selected
@@ -179,7 +189,8 @@ def _freeze_long_lived_objects() -> None:
 
 
 def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | None = None,
-                 limits: Limits | None = None, on_progress: Callable[[Counter], None] | None = None) -> dict:
+                 limits: Limits | None = None,
+                 on_progress: Callable[[Counter, int | None], None] | None = None) -> dict:
     """Read one WARC, extract every HTML page, score its front pages; stage the results.
 
     However broken the file, this returns: a file read up to a fault is ``partial`` (what came
@@ -213,6 +224,9 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
         nonlocal latest_capture
         for record in notices.per_record(reader.records(), warned):
             counts["records"] += 1
+            if on_progress:  # bytes of the file read so far, where offsets are the file's own
+                on_progress(counts, record.offset + record.length
+                            if reader.outcome.layout in ("warc", "arc", "gzip-per-record") else None)
             counts[f"type:{record.record_type}"] += 1
             if record.harvest_time and (latest_capture is None or record.harvest_time > latest_capture):
                 latest_capture = record.harvest_time
@@ -267,8 +281,6 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
                             digest_ok=record.digest_ok)
             counts["documents"] += 1
             counts["digest_mismatch"] += record.digest_ok is False
-            if on_progress and counts["documents"] % 10 == 0:
-                on_progress(counts)
             yield document
 
     keys = {name: _warc_key(staging, crawl_job, run_id, warc_file, f"{name}.jsonl.gz")
@@ -456,6 +468,27 @@ def load_warc_results(manifest: dict, *, staging: Staging | None = None) -> dict
             "counts": {**manifest["counts"], "load": outcome}}
 
 
+def summarise_loads(results: Iterable[dict]) -> dict:
+    """What a run did to the corpus, from its files' final manifests: files by status, documents new
+    and extracted, and every record that did not become a new document, by reason (the corpus
+    asset's event carries this, so the run's counts show in Airflow's UI)."""
+    files, new, records, extracted = Counter(), 0, 0, 0
+    not_new: Counter = Counter()
+    for result in results:
+        files[result["status"]] += 1
+        counts = result.get("counts", {})
+        load = counts.get("load", {})
+        new += load.get("new_documents", 0)
+        records += counts.get("records", 0)
+        extracted += counts.get("documents", 0)
+        for group in ("skipped", "filtered"):
+            not_new.update(counts.get(group, {}))
+        not_new["empty_text"] += counts.get("empty_text", 0)
+        not_new["duplicate"] += counts.get("later_captures_in_file", 0) + load.get("later_capture_of_corpus_document", 0)
+    return {"files": dict(files), "records": records, "documents_extracted": extracted, "new_documents": new,
+            "not_new_by_reason": {k: v for k, v in sorted(not_new.items()) if v}}
+
+
 def train_naturalness(*, force: bool = False) -> dict:
     """After loading: a new naturalness model from the corpus when it has grown enough since the
     last one (``naturalness.refresh``); later extractions use it."""
@@ -482,7 +515,7 @@ def unusable(path: Path) -> str | None:
 
 
 def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = None,
-              on_progress: Callable[[str, Counter], None] | None = None) -> list[dict]:
+              on_progress: Callable[[str, Counter, int | None], None] | None = None) -> list[dict]:
     """Process the given WARC files end to end, as one DAG run would, without the scheduler.
 
     A path that cannot be taken is reported with status ``skipped`` and its reason, and the others
@@ -508,7 +541,7 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
     try:
         extracted = [
             extract_warc(f, crawl_job, run_id, staging=staging,
-                         on_progress=(lambda counts, f=f: on_progress(f, counts)) if on_progress else None)
+                         on_progress=(lambda counts, at, f=f: on_progress(f, counts, at)) if on_progress else None)
             for f in files
         ]
         run_autocat(extracted, staging=staging)
