@@ -464,3 +464,19 @@ def test_compose_env_completes_an_existing_env_and_keeps_its_values(tmp_path):
     before = path.read_text()
     again = _write_env(path)
     assert again.returncode == 0 and "complete" in again.stdout and path.read_text() == before
+
+
+def test_the_warc_folder_is_mounted_from_env_read_only(env_file, tmp_path):
+    custom = tmp_path / ".env"
+    custom.write_text(env_file.read_text().replace("W2C_WARC_DIR=./demo/warcs", "W2C_WARC_DIR=/srv/archive/warcs"))
+    proc = _compose_config(custom)
+    assert proc.returncode == 0, proc.stderr
+    services = yaml.safe_load(proc.stdout)["services"]
+    for name in ("airflow-scheduler", "airflow-worker", "airflow-dag-processor"):
+        mount = _mounts(services[name])["/data/warcs"]
+        assert mount["source"] == "/srv/archive/warcs" and mount["read_only"], (name, mount)
+
+
+def test_init_creates_the_pool_of_corpus_database_writers(config):
+    script = " ".join(_words(_service(config, "airflow-init")["command"]))
+    assert "airflow pools set warc2corpus_db" in script

@@ -162,7 +162,7 @@ def test_a_file_that_changes_while_it_is_read_is_retried(corpus_db, staging_dir,
     path = job.directory / WARC_1
     tasks.discover(job)
 
-    def grow(counts):
+    def grow(counts, position):
         with open(path, "ab") as warc:
             warc.write((DEMO_WARCS / WARC_2).read_bytes())
 

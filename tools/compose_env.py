@@ -26,6 +26,7 @@ def fresh_values() -> dict[str, str]:
     return {
         "AIRFLOW_UID": str(os.getuid()),
         "W2C_BIND": "127.0.0.1",
+        "W2C_WARC_DIR": "./demo/warcs",
         "_AIRFLOW_WWW_USER_PASSWORD": secrets.token_urlsafe(18),
         "AIRFLOW_DB_PASSWORD": secrets.token_urlsafe(24),
         "CORPUS_DB_PASSWORD": secrets.token_urlsafe(24),
