@@ -131,9 +131,6 @@ class SiteTemplate:
     def __init__(self, keys: set[int], texts: set[int], pages: int):
         self.keys, self.texts, self.pages = keys, texts, pages
 
-    def __bool__(self) -> bool:
-        return bool(self.keys)
-
     def is_template_text(self, paragraph: str) -> bool:
         return bool(self.texts) and text_hash(paragraph) in self.texts
 
