@@ -92,7 +92,7 @@ def _fundus_pages(samples: Path) -> list[tuple[str, str]]:
             for path in sorted((folder / "test_data").glob("**/*.html.gz"))]
 
 
-def _long_paragraphs(html: str) -> list:
+def _long_paragraphs(html: str) -> tuple:
     tree = lxml_html.fromstring(html)
     return tree, [p for p in tree.iter("p") if len(p.text_content().split()) >= 12]
 
@@ -123,10 +123,11 @@ def _write_warc(path: Path, pages: list[tuple[str, str]], start: int) -> Path:
 def build_set(samples: Path, folder: Path) -> tuple[list[Path], list[str]]:
     """The WARC files of the set, and the hosts of the real pages (to be accepted)."""
     pages = _fundus_pages(samples)
-    pool = [p.text_content().strip() for _, html in pages for p in _long_paragraphs(html)[1]]
+    sites = [page for page in pages if len(_long_paragraphs(page[1])[1]) >= 3][:MULTI_PAGE_SITES]
+    # The other articles of a site: paragraphs of the pages of other sites.
+    pool = [p.text_content().strip() for page in pages if page not in sites for p in _long_paragraphs(page[1])[1]]
     files: list[list[tuple[str, str]]] = [[], [], []]
     used = 0
-    sites = [page for page in pages if len(_long_paragraphs(page[1])[1]) >= 3][:MULTI_PAGE_SITES]
     for n, (url, html) in enumerate(pages):
         files[n % 3].append((url, html))
     for url, html in sites:
