@@ -94,7 +94,7 @@ def test_template_subtraction_removes_the_boilerplate_and_keeps_the_content(extr
             assert boilerplate not in text, (topic, boilerplate)
         assert result.paragraphs == article_paragraphs(topic), topic
         assert result.dropped["template"] == 2, topic
-    template_now = extractor.template_for("www.fjordvik-avis.no")
+    template_now = extractor.templates.template("www.fjordvik-avis.no")
     assert template_now.pages == len(TOPICS)
     assert template_now.is_template_text(BOILERPLATE[3])
     assert not template_now.is_template_text(article_paragraphs("ferja")[0])
@@ -103,7 +103,7 @@ def test_template_subtraction_removes_the_boilerplate_and_keeps_the_content(extr
 def test_common_is_robust_one_page_without_the_menu_does_not_empty_the_template(extractor):
     for topic in TOPICS[:6]:
         extractor(site_page(topic, with_menu=topic != "brannen"), site_url(topic))
-    site = extractor.template_for("www.fjordvik-avis.no")
+    site = extractor.templates.template("www.fjordvik-avis.no")
     assert site.is_template_text("Forsiden") and site.is_template_text(BOILERPLATE[1])
 
 
@@ -111,7 +111,7 @@ def test_the_same_page_captured_twice_is_counted_once(extractor):
     for _ in range(3):
         extractor(site_page("ferja"), site_url("ferja"))
     extractor(site_page("ferja"), site_url("ferja").replace("/nyheter/", "/amp/nyheter/"))
-    assert extractor.stats.pages("www.fjordvik-avis.no") == 1
+    assert extractor.templates.pages("www.fjordvik-avis.no") == 1
     extractor(site_page("skolen"), site_url("skolen"))
     result = extractor(site_page("ferja"), site_url("ferja"))
     assert result.paragraphs == article_paragraphs("ferja")  # its own text is not "common"
@@ -131,30 +131,54 @@ def test_template_gives_the_fallback_text_when_trafilatura_finds_nothing(extract
     assert without(site_page("havna"), site_url("havna")).paragraphs == []  # no template, no fallback
 
 
-def test_template_counts_persist_in_postgresql_and_a_reprocessed_file_replaces_its_own(corpus_db):
+def test_a_files_template_comes_from_its_own_pages_only(corpus_db):
+    """Same input, same corpus: what other files hold (or held when they were processed) never
+    enters a file's template, so processing a file again gives the same texts."""
     from warc2corpus import db
 
     with db.connect() as conn:
         first = extract.PageExtractor("a.warc.gz", conn)
-        for topic in TOPICS[:3]:
-            first(site_page(topic), site_url(topic))
-        first.flush()
-        conn.commit()
+        texts = [first(site_page(topic), site_url(topic)).paragraphs for topic in TOPICS[:3]]
         second = extract.PageExtractor("b.warc.gz", conn)
-        assert second.stats.pages("www.fjordvik-avis.no") == 3  # what the other file counted
+        assert second.templates.pages("www.fjordvik-avis.no") == 0  # nothing of file a
         result = second(site_page("kirka"), site_url("kirka"))
-        assert result.paragraphs == article_paragraphs("kirka")  # the template applies from the first page
-        second.flush()
+        assert result.paragraphs == article_paragraphs("kirka") + SERIES  # its host's first page in b
         again = extract.PageExtractor("a.warc.gz", conn)  # file a processed again
-        for topic in TOPICS[:3]:
-            again(site_page(topic), site_url(topic))
-        again.flush()
-        conn.commit()
+        assert [again(site_page(topic), site_url(topic)).paragraphs for topic in TOPICS[:3]] == texts
     with psycopg.connect(corpus_db) as conn:
-        pages = conn.execute("SELECT warc_file, count(*) FROM template_pages GROUP BY 1 ORDER BY 1").fetchall()
-        footer = conn.execute("SELECT sum(pages) FROM template_items WHERE text = %s", (BOILERPLATE[3],)).fetchone()
-    assert pages == [("a.warc.gz", 3), ("b.warc.gz", 1)]
-    assert footer[0] == 4
+        tables = {row[0] for row in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+    assert not {"template_pages", "template_items"} & tables  # no counts across files in the database
+
+
+def test_template_memory_is_bounded_by_lossy_counting_and_the_template_stays_exact():
+    """Thousands of pages of unique text: a host keeps its template candidates and the items of its
+    last few pages, not every item it ever saw; the template is the one exact counts give."""
+    templates = template.FileTemplates()
+    exact = Counter()
+    host = "www.fjordvik-avis.no"
+    for n in range(2000):
+        topic = f"{TOPICS[n % len(TOPICS)]} nummer {n}"
+        items = template.page_items(extract.parse(site_page(topic, with_menu=n % 4 != 0)))
+        templates.observe(host, items, topic)
+        exact.update({item.key for item in items})
+    counts = templates.hosts[host]
+    assert counts.pages == 2000
+    assert len(counts.counts) < 30 * template.BUCKET_PAGES  # 2000 pages of 20 unique items each were seen
+    assert len(counts.texts) < 30
+    wanted = {key for key, n in exact.items() if n >= template.COMMON_SHARE * 2000}
+    assert templates.template(host).keys == wanted
+    assert templates.template(host).is_template_text("Forsiden")  # the menu, on 75 % of the pages
+    assert not templates.template(host).is_template_text(article_paragraphs("ferja nummer 0")[0])
+
+
+def test_hosts_followed_at_once_are_bounded_the_longest_unseen_goes_first(monkeypatch):
+    monkeypatch.setattr(template, "MAX_HOSTS", 3)
+    templates = template.FileTemplates()
+    items = template.page_items(extract.parse(site_page("ferja")))
+    for n, host in enumerate(["a.no", "b.no", "c.no", "a.no", "d.no"]):
+        templates.observe(host, items, f"page {n}")
+    assert list(templates.hosts) == ["c.no", "a.no", "d.no"]  # b.no, seen longest ago, was forgotten
+    assert templates.pages("a.no") == 2 and templates.pages("b.no") == 0
 
 
 # --- cleaning rules ---------------------------------------------------------------------------------
@@ -265,6 +289,16 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
         newest = conn.execute("SELECT max(id), count(*) FROM naturalness_models").fetchone()
     assert used == {model_id}
     assert newest == (model_id + 1, 2)
+    # A file processed again keeps the model it was extracted with (same input, same corpus); only a
+    # file never extracted takes the newest.
+    with db.connect() as conn:
+        assert naturalness.for_file(conn, str(warcs[0].resolve())) == (None, naturalness.seed_model())
+        assert naturalness.for_file(conn, str(warcs[1].resolve()))[0] == model_id
+        assert naturalness.for_file(conn, "/never/extracted.warc.gz")[0] == newest[0]
+    tasks.run_files(warcs, "demo")
+    with db.connect() as conn:
+        used = dict(conn.execute("SELECT path, naturalness_model FROM warc_files").fetchall())
+    assert used == {str(warcs[0].resolve()): None, **{str(w.resolve()): model_id for w in warcs[1:]}}
 
 
 # --- page types -------------------------------------------------------------------------------------

@@ -239,7 +239,7 @@ def cmd_stats(args) -> None:
         print(f"\n{title}:")
         for name, count in summary[key].items() or [("-", 0)]:
             print(f"  {name:<40} {count:>8}")
-    print("\nnaturalness model in use:")
+    print("\nnaturalness model for files not extracted before (the newest):")
     print("  " + (_describe_naturalness_model(summary["naturalness_models"][0]) if summary["naturalness_models"]
                   else "the seed model (word lists only): the corpus has not trained one yet"))
 

@@ -220,37 +220,27 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
 class PageExtractor:
     """Extraction of the pages of one WARC file, in order, with the sites' templates built as it goes.
 
-    Each page is parsed once; its items are counted for its host (``template.TemplateStats``: what the
-    database holds for the host, plus this file's pages so far), and the host's template of that moment
-    is subtracted from its text. :meth:`flush` writes this file's template counts (call it in the
-    transaction that records the file as extracted). Paragraphs are judged by the newest naturalness
-    model stored in the database (:attr:`naturalness_model` is its id, None for the seed model).
-    Without a database (``use_database=False``) the counts live only in memory and the seed model judges.
+    Each page is parsed once; its items are counted for its host (``template.FileTemplates``: this
+    file's pages so far, nothing else), and the host's template of that moment is subtracted from its
+    text. Paragraphs are judged by the naturalness model ``naturalness.for_file`` picks: the one the
+    file's ledger row records when the file was extracted before, else the newest
+    (:attr:`naturalness_model` is its id, None for the seed model). So the same file always gives the
+    same texts. Without a database (``use_database=False``) the seed model judges.
     """
-
-    RECOMPUTE_EVERY = 10  # pages of a host between two computations of its template (after the first 20)
 
     def __init__(self, warc_file: str | None = None, conn=None, *, use_database: bool = True):
         from warc2corpus import naturalness, template
 
-        self._conn = conn
-        self._own_conn = False
+        self.templates = template.FileTemplates()
         if conn is None and use_database:
             from warc2corpus import db
 
-            self._conn = db.connect()
-            self._own_conn = True
-        self.stats = template.TemplateStats(self._conn, warc_file)
-        self._templates: dict = {}
-        self.naturalness_model, self.naturalness = (naturalness.latest(self._conn) if self._conn is not None
-                                                    else (None, naturalness.seed_model()))
-
-    def template_for(self, host: str):
-        pages = self.stats.pages(host)
-        cached = self._templates.get(host)
-        if cached is None or pages < 20 or pages % self.RECOMPUTE_EVERY == 0:
-            cached = self._templates[host] = (self.stats.template(host),)
-        return cached[0]
+            with db.connect() as own:
+                self.naturalness_model, self.naturalness = naturalness.for_file(own, warc_file)
+        elif conn is not None:
+            self.naturalness_model, self.naturalness = naturalness.for_file(conn, warc_file)
+        else:
+            self.naturalness_model, self.naturalness = None, naturalness.seed_model()
 
     def __call__(self, html: str, url: str | None, host: str | None = None, *, tree=None) -> Extracted:
         """The page's extraction; ``tree``: the page already parsed (:func:`parse`; it is pruned here)."""
@@ -262,13 +252,5 @@ class PageExtractor:
         host = host or (dedup.host_and_path(url)[0] if url else "")
         items = template.page_items(tree)
         longest = sorted((item.text for item in items), key=len, reverse=True)[:3]
-        self.stats.observe(host, items, "\n".join(longest))
-        return extract(html, url, tree=tree, template=self.template_for(host), naturalness=self.naturalness)
-
-    def flush(self, conn=None) -> int:
-        return self.stats.flush(conn or self._conn)
-
-    def close(self) -> None:
-        if self._own_conn and self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        self.templates.observe(host, items, "\n".join(longest))
+        return extract(html, url, tree=tree, template=self.templates.template(host), naturalness=self.naturalness)

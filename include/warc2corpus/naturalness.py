@@ -8,8 +8,9 @@ accepted: :func:`refresh` trains a model on the paragraphs of the corpus's most 
 (each under its paragraph's language, else its document's) whenever the corpus has grown by
 :data:`RETRAIN_GROWTH` since the last training, and stores it in PostgreSQL (``naturalness_models``),
 where every extraction worker finds the newest (:func:`latest`) and records which one it used
-(``warc_files.naturalness_model``). Until the corpus holds :data:`MIN_TRAINING_PARAGRAPHS` paragraphs
-the seed model (word lists only) is used. Bigrams are smoothed towards the unigram (Dirichlet),
+(``warc_files.naturalness_model``); a file extracted before is judged again by the model it recorded
+(:func:`for_file`), so the same file always gives the same text. Until the corpus holds
+:data:`MIN_TRAINING_PARAGRAPHS` paragraphs the seed model (word lists only) is used. Bigrams are smoothed towards the unigram (Dirichlet),
 unigrams towards a tiny probability that depends on the word's *shape*: an unseen ordinary word is
 rare, an unseen mix of letters, digits and code symbols is far rarer.
 
@@ -324,14 +325,34 @@ def refresh(conn, *, force: bool = False) -> dict:
             "tokens": tokens}
 
 
+# Ledger states of a file whose paragraphs a model has judged (a quarantined file had none).
+EXTRACTED = ("extracted", "loaded", "partial")
+
+
+def for_file(conn, warc_file: str | None) -> tuple[int | None, Model]:
+    """The model that judges a WARC file's paragraphs, and its id: the one its ledger row records when
+    the file was extracted before (NULL: the seed model), so that processing it again (a rerun, crash
+    recovery, ``reprocess``, readmission) cannot change its text; the newest for a file never extracted."""
+    row = conn.execute("SELECT status, naturalness_model FROM warc_files WHERE path = %s",
+                       (warc_file,)).fetchone() if warc_file else None
+    if row and row[0] in EXTRACTED:
+        return row[1], stored(conn, row[1])
+    return latest(conn)
+
+
 def latest(conn) -> tuple[int | None, Model]:
     """The newest stored model and its id; the seed model (id None) when none is stored."""
     row = conn.execute("SELECT max(id) FROM naturalness_models").fetchone()
     model_id = row[0] if row else None
+    return model_id, stored(conn, model_id)
+
+
+def stored(conn, model_id: int | None) -> Model:
+    """The stored model of this id (the seed model for None), read once per process."""
     if model_id is None:
-        return None, seed_model()
+        return seed_model()
     if model_id not in _loaded:
         blob = conn.execute("SELECT model FROM naturalness_models WHERE id = %s", (model_id,)).fetchone()[0]
         _loaded.clear()  # one stored model in memory at a time
         _loaded[model_id] = Model.from_bytes(bytes(blob))
-    return model_id, _loaded[model_id]
+    return _loaded[model_id]

@@ -212,7 +212,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     autocat_pages: Counter = Counter()  # (host, kind, "read"/"stored") -> pages
     latest_capture = None
     reader = warcs.WarcReader(warc_file, limits)
-    extractor = extract.PageExtractor(warc_file)  # one parse per page; the sites' templates as they build
+    extractor = extract.PageExtractor(warc_file)  # one parse per page; this file's templates as they build
     _freeze_long_lived_objects()
 
     def skip(record, reason: str, stage: str = "read") -> None:
@@ -297,7 +297,6 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     fault = {"error": outcome.error, "error_class": outcome.error_class,
              "last_good_offset": outcome.last_good_offset if outcome.status != "complete" else None}
     if outcome.status == "unreadable" or outcome.transient:  # broken bytes, or a passing fault: nothing loaded
-        extractor.close()
         with db.connect() as conn:
             status = ledger.mark_fault(conn, warc_file, transient=outcome.transient, counts=summary,
                                        started_at=started, layout=outcome.layout, **fault)
@@ -309,9 +308,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     with db.connect() as conn:
         ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started,
                     layout=outcome.layout, naturalness_model=extractor.naturalness_model, **fault)
-        extractor.flush(conn)  # this file's site-template counts, with its ledger row
         conn.commit()
-    extractor.close()
     if outcome.status == "partial":
         log.error("%s is partial: read %d records up to byte %d, then %s", warc_file, outcome.records,
                   outcome.last_good_offset, outcome.error)

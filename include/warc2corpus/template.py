@@ -5,27 +5,40 @@ inline descendants'), e.g. ``html/body/div/h2 + "Les også"``; ids and classes a
 sites generate them freely. Nodes are numbered in depth-first order, so the items that remain after
 subtraction come back as blocks in page order (paragraph boundaries), not loose strings.
 
-The template is built as a stream: every page of a host is *observed* once (a page whose main text
-was seen before on the host, e.g. an AMP copy, is not counted again), and from the second page on the
-template is the set of items on at least :data:`COMMON_SHARE` of the host's pages, with at least
-:data:`MIN_PAGES` pages seen (a robust "common": one page without the menu does not empty it, as a
-strict intersection would). The counts live in PostgreSQL (``template_pages``, ``template_items``,
-per host and WARC file), so they persist across runs and parallel workers add up; a page already counted
-(by its main text) is not counted again, whichever file holds it; a WARC processed again replaces its
-own counts. An extraction stage keeps them in memory (:class:`TemplateStats`) and
-writes its increments when the file is done.
+The template is built per WARC file, as a stream in the file's order, from that file's pages alone
+(:class:`FileTemplates`): the same file always gives the same texts, however often and in whatever
+order files are processed, whatever was processed before, so a rerun, a crash recovery or a
+``reprocess`` cannot change a document's text or id. Every page of a host is *observed* once (a page
+whose main text was seen shortly before on the host, e.g. an AMP copy, is not counted again), and
+from the second page on the template is the set of items on at least :data:`COMMON_SHARE` of the
+host's pages so far, with at least :data:`MIN_PAGES` pages seen (a robust "common": one page without
+the menu does not empty it, as a strict intersection would).
+
+Memory does not grow with the file. Item keys are counted per host by lossy counting (Manku and
+Motwani, "Approximate frequency counts over data streams", 2002): every :data:`BUCKET_PAGES` pages of a
+host the items seen too seldom to become template are forgotten, so a host holds its template
+candidates plus the items of its last few pages, whatever its number of pages. An item's count is
+exact as long as it was never forgotten; one that was is counted again from its return, so it is
+template only if it is common from then on (never wrongly template). Texts are kept only as 64-bit
+hashes of :func:`text_key`, and only for items seen on two pages or more. At most :data:`MAX_HOSTS`
+hosts are followed (the one seen longest ago is forgotten first and starts afresh when it returns),
+and per host the last :data:`RECENT_PAGES` distinct pages are remembered for not counting a page twice.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
+from collections import OrderedDict
 from dataclasses import dataclass
 
 MIN_PAGES = 2          # a template exists from the second page of a host on
 COMMON_SHARE = 0.6     # an item on at least this share of the host's pages is template
 MIN_BLOCK_WORDS = 4    # fallback content blocks shorter than this are left out
+BUCKET_PAGES = 5       # lossy counting's bucket (error share 1/5): items are forgotten every 5 pages of a host
+RECENT_PAGES = 256     # distinct pages per host remembered, so that a page captured again is not counted twice
+MAX_HOSTS = 500        # hosts followed at once in a file
+RECOMPUTE_EVERY = 10   # pages of a host between two computations of its template (after the first 20)
 
 BLOCK_TAGS = frozenset("""
     address article aside blockquote body caption dd details dialog div dl dt fieldset figcaption figure
@@ -58,6 +71,13 @@ def item_key(path: str, text: str) -> int:
 
 def text_key(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def text_hash(text: str) -> int | None:
+    """A 63-bit hash of the text's :func:`text_key` (None when it has no letters or digits): how a
+    template remembers its texts."""
+    key = text_key(text)
+    return item_key("text", key) if key else None
 
 
 def page_items(tree) -> list[Item]:
@@ -106,16 +126,13 @@ def page_items(tree) -> list[Item]:
 
 
 class SiteTemplate:
-    """The template of one host at one moment: item keys and texts common to its pages."""
+    """The template of one host at one moment: item keys and text hashes common to its pages."""
 
-    def __init__(self, keys: set[int], texts: set[str], pages: int):
+    def __init__(self, keys: set[int], texts: set[int], pages: int):
         self.keys, self.texts, self.pages = keys, texts, pages
 
-    def __bool__(self) -> bool:
-        return bool(self.keys)
-
     def is_template_text(self, paragraph: str) -> bool:
-        return bool(self.texts) and text_key(paragraph) in self.texts
+        return bool(self.texts) and text_hash(paragraph) in self.texts
 
     def content_items(self, items: list[Item]) -> list[Item]:
         return [item for item in items if item.key not in self.keys]
@@ -126,90 +143,84 @@ class SiteTemplate:
                 if len(item.text.split()) >= MIN_BLOCK_WORDS]
 
 
-class TemplateStats:
-    """Per-host page and item counts: what the database holds for each host (loaded when the host is
-    first seen) plus what this process observed, which :meth:`flush` writes for its WARC file."""
+class HostCounts:
+    """One host's pages in one file, by lossy counting: per item key the pages showing it since it was
+    last (re)counted, the pages it may have been missed on before (lossy counting's delta), and, once
+    seen on two pages, the hash of its text."""
 
-    def __init__(self, conn=None, warc_file: str | None = None):
-        self.conn, self.warc_file = conn, warc_file
-        self.base_pages: Counter = Counter()
-        self.base_items: dict[str, Counter] = {}
-        self.new_pages: Counter = Counter()
-        self.new_items: dict[str, Counter] = {}
-        self.texts: dict[str, dict[int, str]] = {}
-        self.seen: dict[str, set[int]] = {}
-        self.new_page_keys: dict[str, list[int]] = {}
+    def __init__(self):
+        self.pages = 0
+        self.counts: dict[int, int] = {}
+        self.deltas: dict[int, int] = {}   # only items counted again after being forgotten
+        self.texts: dict[int, int] = {}    # item key -> text_hash, items seen on two pages or more
+        self.recent: OrderedDict[int, None] = OrderedDict()  # the last RECENT_PAGES distinct pages
+        self.cached: SiteTemplate | None = None
 
-    def _load(self, host: str) -> None:
-        if host in self.base_items:
-            return
-        self.base_items[host] = Counter()
-        self.new_items[host] = Counter()
-        self.texts[host] = {}
-        self.seen[host] = set()
-        self.new_page_keys[host] = []
-        if self.conn is None:
-            return
-        # Counts of other WARC files only: this file's own earlier counts are replaced at flush.
-        # A page already counted by another file (the same article captured again) is not counted twice.
-        self.seen[host] = {row[0] for row in self.conn.execute(
-            "SELECT DISTINCT page FROM template_pages WHERE host = %s AND warc_file IS DISTINCT FROM %s",
-            (host, self.warc_file))}
-        self.base_pages[host] = len(self.seen[host])
-        for key, pages, text in self.conn.execute(
-                "SELECT item, sum(pages), min(text) FROM template_items WHERE host = %s"
-                " AND warc_file IS DISTINCT FROM %s GROUP BY item", (host, self.warc_file)):
-            self.base_items[host][key] = int(pages)
-            self.texts[host][key] = text
+    def observe(self, items: list[Item], page: int) -> bool:
+        if page in self.recent:
+            return False
+        self.recent[page] = None
+        if len(self.recent) > RECENT_PAGES:
+            self.recent.popitem(last=False)
+        self.pages += 1
+        bucket = -(-self.pages // BUCKET_PAGES)  # the current bucket, numbered from 1
+        counts, texts = self.counts, self.texts
+        for key, item in {item.key: item for item in items}.items():
+            count = counts.get(key)
+            if count is None:
+                counts[key] = 1
+                if bucket > 1:
+                    self.deltas[key] = bucket - 1
+            else:
+                counts[key] = count + 1
+                if count == 1:
+                    text = text_hash(item.text)
+                    if text is not None:
+                        texts[key] = text
+        if self.pages % BUCKET_PAGES == 0:  # the end of a bucket: forget what cannot be frequent
+            for key in [key for key, count in counts.items() if count + self.deltas.get(key, 0) <= bucket]:
+                del counts[key]
+                self.deltas.pop(key, None)
+                texts.pop(key, None)
+        return True
+
+    def template(self) -> SiteTemplate | None:
+        """The template now (recomputed while the host is small, then every RECOMPUTE_EVERY pages),
+        or None before MIN_PAGES pages."""
+        if self.pages < MIN_PAGES:
+            return None
+        if self.cached is None or self.pages < 20 or self.pages % RECOMPUTE_EVERY == 0:
+            needed = max(2, COMMON_SHARE * self.pages)
+            keys = {key for key, count in self.counts.items() if count >= needed}
+            self.cached = SiteTemplate(keys, {self.texts[key] for key in keys if key in self.texts}, self.pages)
+        return self.cached
+
+
+class FileTemplates:
+    """The site templates of one WARC file as it is read: :meth:`observe` each page of a host in file
+    order, then :meth:`template` is the host's template of that moment."""
+
+    def __init__(self):
+        self.hosts: OrderedDict[str, HostCounts] = OrderedDict()  # least recently seen first
+
+    def _host(self, host: str) -> HostCounts:
+        counts = self.hosts.get(host)
+        if counts is None:
+            counts = self.hosts[host] = HostCounts()
+            if len(self.hosts) > MAX_HOSTS:
+                self.hosts.popitem(last=False)
+        else:
+            self.hosts.move_to_end(host)
+        return counts
 
     def pages(self, host: str) -> int:
-        self._load(host)
-        return self.base_pages[host] + self.new_pages[host]
+        counts = self.hosts.get(host)
+        return counts.pages if counts else 0
 
     def observe(self, host: str, items: list[Item], page_key: str) -> bool:
         """Count a page of the host (once per distinct main text); False when it was seen already."""
-        self._load(host)
-        page = item_key("page", page_key)
-        if page in self.seen[host]:
-            return False
-        self.seen[host].add(page)
-        self.new_page_keys[host].append(page)
-        self.new_pages[host] += 1
-        keys = {}
-        for item in items:
-            keys.setdefault(item.key, item.text)
-        self.new_items[host].update(keys.keys())
-        for key, text in keys.items():
-            self.texts[host].setdefault(key, text)
-        return True
+        return self._host(host).observe(items, item_key("page", page_key))
 
     def template(self, host: str) -> SiteTemplate | None:
-        """The host's template now, or None before it has MIN_PAGES pages."""
-        pages = self.pages(host)
-        if pages < MIN_PAGES:
-            return None
-        needed = max(2, COMMON_SHARE * pages)
-        base, new = self.base_items[host], self.new_items[host]
-        keys = {k for k in set(base) | set(new) if base.get(k, 0) + new.get(k, 0) >= needed}
-        texts = {text_key(self.texts[host][k]) for k in keys if k in self.texts[host]}
-        return SiteTemplate(keys, texts - {""}, pages)
-
-    def flush(self, conn=None) -> int:
-        """Write this file's counts, replacing any earlier ones of the same file; the number of item rows."""
-        conn = conn or self.conn
-        if conn is None or self.warc_file is None:
-            return 0
-        rows = 0
-        with conn.cursor() as cur:
-            cur.execute("DELETE FROM template_pages WHERE warc_file = %s", (self.warc_file,))
-            cur.execute("DELETE FROM template_items WHERE warc_file = %s", (self.warc_file,))
-            with cur.copy("COPY template_pages (host, warc_file, page) FROM STDIN") as copy:
-                for host, pages in self.new_page_keys.items():
-                    for page in pages:
-                        copy.write_row((host, self.warc_file, page))
-            with cur.copy("COPY template_items (host, warc_file, item, pages, text) FROM STDIN") as copy:
-                for host, counts in self.new_items.items():
-                    for key, pages in counts.items():
-                        copy.write_row((host, self.warc_file, key, pages, self.texts[host].get(key, "")[:500]))
-                        rows += 1
-        return rows
+        counts = self.hosts.get(host)
+        return counts.template() if counts else None
