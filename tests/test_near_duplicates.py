@@ -175,6 +175,31 @@ def test_members_deleted_by_a_reload_leave_their_clusters(news_warcs, corpus_db)
     assert representatives(found) == {(NRK, "2024-08-05")}
 
 
+def test_an_older_capture_of_a_member_makes_it_the_representative(news_warcs, corpus_db, samples, tmp_path):
+    tasks.run_files(list(news_warcs), "news")
+    nrk, _ = _page(samples, "NRK_2024_08_05.html.gz")
+    older = _warc(tmp_path / "NEWS-20240804100000-00000.warc.gz", [(NRK_REGIONAL, nrk, "2024-08-04T10:00:00Z")])
+    outcome = tasks.run_files([older], "news")
+    assert outcome[0]["counts"]["load"]["earlier_capture_of_corpus_document"] == 1  # no new document
+    found = clusters(corpus_db)
+    assert found[(NRK, "2024-08-05")][0] == (NRK_REGIONAL, "2024-08-04")
+    assert found[(NRK, "2024-08-05")][1] == NRK_CLUSTER - {(NRK_REGIONAL, "2024-08-06")} | {
+        (NRK_REGIONAL, "2024-08-04")}
+
+
+def test_a_document_queued_again_during_a_refresh_stays_queued(corpus_db):
+    with db.connect() as conn:
+        conn.execute("INSERT INTO near_duplicate_queue (doc_id) VALUES (42)")
+        [(doc_id, seq)] = conn.execute("SELECT doc_id, seq FROM near_duplicate_queue").fetchall()
+        # What the triggers do when the document changes again before the refresh is done.
+        conn.execute("INSERT INTO near_duplicate_queue (doc_id) VALUES (42)"
+                     " ON CONFLICT (doc_id) DO UPDATE SET seq = EXCLUDED.seq")
+        near_duplicates._recluster(conn, [(doc_id, seq)])
+        assert conn.execute("SELECT count(*) FROM near_duplicate_queue").fetchone()[0] == 1
+        near_duplicates.refresh(conn)
+        assert conn.execute("SELECT count(*) FROM near_duplicate_queue").fetchone()[0] == 0
+
+
 def test_cli_lists_clusters(news_warcs, corpus_db, capsys):
     tasks.run_files(list(news_warcs), "news")
     code, out, _ = run_cli(capsys, "near-duplicates", "--json")

@@ -125,7 +125,8 @@ def _sign_batch(conn: psycopg.Connection) -> tuple[int, int]:
             with cur.copy("COPY near_duplicate_pairs (doc_a, doc_b, similarity) FROM STDIN") as copy:
                 for (a, b), estimate in pairs.items():
                     copy.write_row((a, b, estimate))
-            cur.execute("INSERT INTO near_duplicate_queue SELECT unnest(%s::bigint[]) ON CONFLICT DO NOTHING",
+            cur.execute("INSERT INTO near_duplicate_queue (doc_id) SELECT unnest(%s::bigint[])"
+                        " ON CONFLICT (doc_id) DO UPDATE SET seq = EXCLUDED.seq",
                         (sorted({d for pair in pairs for d in pair}),))
         return len(documents), len(pairs)
 
@@ -150,8 +151,10 @@ def _affected(cur: psycopg.Cursor, seeds: list[int]) -> set[int]:
     return region
 
 
-def _recluster(conn: psycopg.Connection, seeds: list[int]) -> int:
-    """Compute the clusters of the region around ``seeds`` again; return the clusters written."""
+def _recluster(conn: psycopg.Connection, queued: list[tuple[int, int]]) -> int:
+    """Compute the clusters of the region around the queued documents (doc_id, seq) again; return
+    the clusters written. A document queued again meanwhile (a newer seq) stays queued."""
+    seeds = [doc_id for doc_id, _ in queued]
     with conn.cursor() as cur:
         region = _affected(cur, seeds)
         cur.execute("""SELECT doc_id, harvest_time FROM documents WHERE doc_id = ANY(%s) AND NOT withdrawn""",
@@ -179,7 +182,8 @@ def _recluster(conn: psycopg.Connection, seeds: list[int]) -> int:
                 representative = min(members, key=order.__getitem__)
                 for d in members:
                     copy.write_row((d, representative, len(members)))
-        cur.execute("DELETE FROM near_duplicate_queue WHERE doc_id = ANY(%s)", (seeds,))
+        cur.execute("""DELETE FROM near_duplicate_queue q USING unnest(%s::bigint[], %s::bigint[]) t(doc_id, seq)
+                       WHERE q.doc_id = t.doc_id AND q.seq = t.seq""", (seeds, [seq for _, seq in queued]))
         return len(clusters)
 
 
@@ -198,11 +202,11 @@ def refresh(conn: psycopg.Connection) -> dict:
             if not done:
                 break
         while True:
-            seeds = [d for (d,) in conn.execute(
-                "SELECT doc_id FROM near_duplicate_queue ORDER BY doc_id LIMIT %s", (BATCH,)).fetchall()]
-            if not seeds:
+            queued = conn.execute("SELECT doc_id, seq FROM near_duplicate_queue ORDER BY seq LIMIT %s",
+                                  (BATCH,)).fetchall()
+            if not queued:
                 break
-            clusters += _recluster(conn, seeds)
+            clusters += _recluster(conn, queued)
             conn.commit()
         totals = conn.execute(
             """SELECT count(DISTINCT representative), count(*) - count(DISTINCT representative)

@@ -33,9 +33,11 @@ CREATE TABLE near_duplicate_clusters (
 CREATE INDEX near_duplicate_clusters_representative ON near_duplicate_clusters (representative);
 
 -- Documents whose cluster must be computed again (new pairs, a changed harvest time, a withdrawal,
--- a deleted member); near_duplicates.refresh empties it.
+-- a deleted member); near_duplicates.refresh empties it. A document queued again while a refresh
+-- works gets a new seq, so that refresh does not take it off the queue.
 CREATE TABLE near_duplicate_queue (
-    doc_id      bigint PRIMARY KEY
+    doc_id      bigint PRIMARY KEY,
+    seq         bigserial NOT NULL
 );
 
 CREATE FUNCTION near_duplicates_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -47,11 +49,12 @@ BEGIN
             WHERE c.representative = (SELECT representative FROM near_duplicate_clusters
                                       WHERE doc_id = OLD.doc_id)
               AND c.doc_id <> OLD.doc_id
-            ON CONFLICT DO NOTHING;
+            ON CONFLICT (doc_id) DO UPDATE SET seq = EXCLUDED.seq;
         RETURN OLD;
     END IF;
     IF EXISTS (SELECT 1 FROM near_duplicate_pairs WHERE doc_a = NEW.doc_id OR doc_b = NEW.doc_id) THEN
-        INSERT INTO near_duplicate_queue VALUES (NEW.doc_id) ON CONFLICT DO NOTHING;
+        INSERT INTO near_duplicate_queue (doc_id) VALUES (NEW.doc_id)
+            ON CONFLICT (doc_id) DO UPDATE SET seq = EXCLUDED.seq;
     END IF;
     RETURN NEW;
 END $$;
