@@ -96,7 +96,7 @@ def _sign_batch(conn: psycopg.Connection) -> tuple[int, int]:
         documents: dict[int, list[list[str]]] = {doc_id: [] for (doc_id,) in cur.fetchall()}
         if not documents:
             return 0, 0
-        cur.execute("SELECT doc_id, tokens FROM paragraphs WHERE doc_id = ANY(%s) ORDER BY doc_id, seq",
+        cur.execute("SELECT doc_id, tokens FROM paragraphs WHERE doc_id = ANY(%s::bigint[]) ORDER BY doc_id, seq",
                     (list(documents),))
         for doc_id, tokens in cur.fetchall():
             documents[doc_id].append(tokens)
@@ -115,7 +115,7 @@ def _sign_batch(conn: psycopg.Connection) -> tuple[int, int]:
         cur.execute(
             """SELECT n.doc_id, s.doc_id, s.minhash FROM near_duplicate_signatures n
                JOIN near_duplicate_signatures s ON s.band_keys && n.band_keys AND s.doc_id <> n.doc_id
-               WHERE n.doc_id = ANY(%s)""", (list(signed),))
+               WHERE n.doc_id = ANY(%s::bigint[])""", (list(signed),))
         pairs = {}
         for new, other, minhash in cur.fetchall():
             estimate = similarity(signed[new], np.frombuffer(minhash, dtype="<u4"))
@@ -139,13 +139,13 @@ def _affected(cur: psycopg.Cursor, seeds: list[int]) -> set[int]:
         cur.execute(
             """SELECT p.doc_b FROM near_duplicate_pairs p
                    JOIN documents a ON a.doc_id = p.doc_a JOIN documents b ON b.doc_id = p.doc_b
-                   WHERE p.doc_a = ANY(%(f)s) AND NOT a.withdrawn AND NOT b.withdrawn
+                   WHERE p.doc_a = ANY(%(f)s::bigint[]) AND NOT a.withdrawn AND NOT b.withdrawn
                UNION SELECT p.doc_a FROM near_duplicate_pairs p
                    JOIN documents a ON a.doc_id = p.doc_a JOIN documents b ON b.doc_id = p.doc_b
-                   WHERE p.doc_b = ANY(%(f)s) AND NOT a.withdrawn AND NOT b.withdrawn
+                   WHERE p.doc_b = ANY(%(f)s::bigint[]) AND NOT a.withdrawn AND NOT b.withdrawn
                UNION SELECT m.doc_id FROM near_duplicate_clusters c
                    JOIN near_duplicate_clusters m ON m.representative = c.representative
-                   WHERE c.doc_id = ANY(%(f)s)""", {"f": frontier})
+                   WHERE c.doc_id = ANY(%(f)s::bigint[])""", {"f": frontier})
         frontier = [d for (d,) in cur.fetchall() if d not in region]
         region.update(frontier)
     return region
@@ -157,11 +157,11 @@ def _recluster(conn: psycopg.Connection, queued: list[tuple[int, int]]) -> int:
     seeds = [doc_id for doc_id, _ in queued]
     with conn.cursor() as cur:
         region = _affected(cur, seeds)
-        cur.execute("""SELECT doc_id, harvest_time FROM documents WHERE doc_id = ANY(%s) AND NOT withdrawn""",
+        cur.execute("""SELECT doc_id, harvest_time FROM documents WHERE doc_id = ANY(%s::bigint[]) AND NOT withdrawn""",
                     (list(region),))
         order = {doc_id: (harvest_time, doc_id) for doc_id, harvest_time in cur.fetchall()}
         cur.execute("""SELECT doc_a, doc_b FROM near_duplicate_pairs
-                       WHERE doc_a = ANY(%(r)s) AND doc_b = ANY(%(r)s)""", {"r": list(order)})
+                       WHERE doc_a = ANY(%(r)s::bigint[]) AND doc_b = ANY(%(r)s::bigint[])""", {"r": list(order)})
         parent = {d: d for d in order}
 
         def root(d: int) -> int:
@@ -176,7 +176,7 @@ def _recluster(conn: psycopg.Connection, queued: list[tuple[int, int]]) -> int:
         for d in order:
             components.setdefault(root(d), []).append(d)
         clusters = [members for members in components.values() if len(members) > 1]
-        cur.execute("DELETE FROM near_duplicate_clusters WHERE doc_id = ANY(%s)", (list(region),))
+        cur.execute("DELETE FROM near_duplicate_clusters WHERE doc_id = ANY(%s::bigint[])", (list(region),))
         with cur.copy("COPY near_duplicate_clusters (doc_id, representative, members) FROM STDIN") as copy:
             for members in clusters:
                 representative = min(members, key=order.__getitem__)
