@@ -60,7 +60,7 @@ def shingles(word_list: list[str]) -> set[bytes]:
 def signature(shingle_set: set[bytes]) -> np.ndarray:
     """The MinHash values (uint32) of a set of shingles."""
     minhash = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME, permutations=_TEMPLATE.permutations)
-    minhash.update_batch(sorted(shingle_set))
+    minhash.update_batch(list(shingle_set))  # a minimum: the order does not matter
     return minhash.hashvalues.astype("<u4")
 
 
@@ -194,7 +194,7 @@ def refresh(conn: psycopg.Connection) -> dict:
     conn.commit()
     conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (_LOCK,))
     try:
-        signed = pairs = clusters = 0
+        signed = pairs = written = 0
         while True:
             done, found = _sign_batch(conn)
             conn.commit()
@@ -206,7 +206,7 @@ def refresh(conn: psycopg.Connection) -> dict:
                                   (BATCH,)).fetchall()
             if not queued:
                 break
-            clusters += _recluster(conn, queued)
+            written += _recluster(conn, queued)
             conn.commit()
         totals = conn.execute(
             """SELECT count(DISTINCT representative), count(*) - count(DISTINCT representative)
@@ -215,7 +215,7 @@ def refresh(conn: psycopg.Connection) -> dict:
         conn.rollback()
         conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (_LOCK,))
         conn.commit()
-    outcome = {"signed": signed, "new_pairs": pairs, "clusters_written": clusters,
+    outcome = {"signed": signed, "new_pairs": pairs, "clusters_written": written,
                "clusters": totals[0], "near_duplicates": totals[1]}
     log.info("near-duplicates: %s", outcome)
     return outcome
