@@ -1,5 +1,6 @@
 """What is derived from the corpus, once per update of the corpus asset (not once per crawl job):
-train_naturalness (a new model of natural text when the corpus has grown enough).
+train_naturalness (a new model of natural text when the corpus has grown enough) and, beside it,
+find_near_duplicates (signatures of the new documents, the clusters they join).
 Thin by design: every task hands its work to ``warc2corpus.tasks``.
 """
 
@@ -20,6 +21,13 @@ def train_naturalness():
     return tasks.train_naturalness()
 
 
+@task
+def find_near_duplicates():
+    from warc2corpus import tasks
+
+    return tasks.find_near_duplicates()
+
+
 with DAG(
     dag_id="warc2corpus_derived",
     description="Models and indexes derived from the warc2corpus corpus, after each update of it",
@@ -32,3 +40,4 @@ with DAG(
     doc_md=__doc__,
 ) as dag:
     train_naturalness()
+    find_near_duplicates()

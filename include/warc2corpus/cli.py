@@ -268,6 +268,31 @@ def cmd_naturalness(args) -> None:
         print("no trained model: extraction uses the seed model (word lists only)")
 
 
+def cmd_near_duplicates(args) -> None:
+    """The near-duplicate clusters, largest first; with --refresh, sign new documents first."""
+    from warc2corpus import db, near_duplicates
+
+    if args.limit is not None and args.limit < 1:
+        _fail("--limit must be at least 1")
+    with db.connect() as conn:
+        outcome = near_duplicates.refresh(conn) if args.refresh else None
+        found = near_duplicates.clusters(conn, limit=args.limit)
+    if args.json:
+        print(json.dumps({"refresh": outcome, "clusters": found}, ensure_ascii=False))
+        return
+    if outcome:
+        print("signed {signed} documents, {new_pairs} new pairs; {clusters} clusters hold "
+              "{near_duplicates} near-duplicates of their representatives".format(**outcome))
+    for cluster in found:
+        print(f"cluster {cluster['representative']} ({cluster['members']} documents)")
+        for doc in cluster["documents"]:
+            mark = "*" if doc["doc_id"] == cluster["representative"] else " "
+            print(f"  {mark} {doc['doc_id']:>20} {doc['harvest_time'][:19]} {doc['url']}  {doc['title'] or ''}")
+    if not found:
+        print("no near-duplicates found" + ("" if args.refresh else " (--refresh signs documents loaded since "
+                                                                    "the last run)"))
+
+
 # ---------------------------------------------------------------------------------------------
 # extract, autocat: single pages
 # ---------------------------------------------------------------------------------------------
@@ -424,6 +449,13 @@ def build_parser() -> argparse.ArgumentParser:
     natural.add_argument("--train", action="store_true", help="train one now if the corpus has grown enough")
     natural.add_argument("--force", action="store_true", help="train one now whatever the corpus's growth")
     natural.set_defaults(handler=cmd_naturalness)
+
+    near = commands.add_parser("near-duplicates", help="clusters of near-duplicate documents (wire copy, "
+                                                       "updated versions, regional editions), largest first")
+    near.add_argument("--refresh", action="store_true", help="sign the documents loaded since the last run first")
+    near.add_argument("--limit", type=int, help="at most this many clusters")
+    near.add_argument("--json", action="store_true", help="one JSON object: refresh outcome and clusters")
+    near.set_defaults(handler=cmd_near_duplicates)
 
     lang = commands.add_parser("lang", help="the language of each line of the files (stdin without files), "
                                             "one JSON line each")

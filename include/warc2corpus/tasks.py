@@ -2,7 +2,8 @@
 
 Each stage takes and returns a small manifest (paths in the staging area, ids and counts, never
 document texts). Per crawl job: discover -> extract (per WARC) -> autocat -> refresh allow-list ->
-filter -> deduplicate -> load (each per WARC) -> train the naturalness model (when the corpus has grown).
+filter -> deduplicate -> load (each per WARC) -> train the naturalness model (when the corpus has grown)
+and find near-duplicates (of the documents not signed yet).
 """
 
 from __future__ import annotations
@@ -497,6 +498,15 @@ def train_naturalness(*, force: bool = False) -> dict:
     return outcome
 
 
+def find_near_duplicates() -> dict:
+    """After loading: sign the new documents and update the near-duplicate clusters
+    (``near_duplicates.refresh``)."""
+    from warc2corpus import near_duplicates
+
+    with db.connect() as conn:
+        return near_duplicates.refresh(conn)
+
+
 # ---------------------------------------------------------------------------------------------
 # All stages in one process (the `warc2corpus run` command)
 # ---------------------------------------------------------------------------------------------
@@ -551,4 +561,5 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
     finally:  # a run that stops half-way is not resumed: what it staged is of no further use
         staging.remove(run_prefix)
     train_naturalness()
+    find_near_duplicates()
     return skipped + results
