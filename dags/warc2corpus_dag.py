@@ -1,7 +1,8 @@
 """The warc2corpus DAG: one task group per crawl job in config/crawl_jobs.yaml.
 
 discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load
--> train_naturalness (a new model of natural text when the corpus has grown enough).
+-> train_naturalness (a new model of natural text when the corpus has grown enough)
+and -> index_research (the research index takes in what was loaded).
 Thin by design: every task hands its work to ``warc2corpus.tasks`` and passes on its manifest. The
 library is imported inside the tasks so that parsing this file stays cheap.
 """
@@ -90,6 +91,13 @@ def train_naturalness():
     return tasks.train_naturalness()
 
 
+@task
+def index_research():
+    from warc2corpus import tasks
+
+    return tasks.index_research()
+
+
 with DAG(
     dag_id="warc2corpus",
     description="WARC files to a deduplicated, language-tagged corpus of edited news in PostgreSQL",
@@ -113,6 +121,7 @@ with DAG(
             extracted = extract.expand(warc=discover(job.name))
             allow_list = refresh_allow_list(job.name)
             autocat(extracted) >> allow_list
-            load.expand(manifest=deduplicate.expand(
-                manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted))
-            ) >> train_naturalness()
+            loaded = load.expand(manifest=deduplicate.expand(
+                manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted)))
+            loaded >> train_naturalness()
+            loaded >> index_research()

