@@ -30,8 +30,19 @@ def _cell(value):
     return value
 
 
+def _xlsx_cell(value):
+    """Excel holds numbers as doubles: integers beyond 2**53 (document ids) go as text, exactly."""
+    value = _cell(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        return str(value)
+    if isinstance(value, str):
+        return _ILLEGAL_XML.sub("", value)
+    return value
+
+
 def export(rows: list[dict], fmt: str) -> bytes:
-    """rows (dicts; the columns in first-seen order) as csv (UTF-8, header), jsonl or xlsx."""
+    """rows (dicts; the columns in first-seen order) as csv (UTF-8, header), jsonl or xlsx (one
+    sheet; document ids as text, since Excel keeps 15 digits of a number)."""
     from warc2corpus.research.query import BadRequest
 
     if fmt not in FORMATS:
@@ -52,11 +63,7 @@ def export(rows: list[dict], fmt: str) -> bytes:
     sheet = book.create_sheet("data")
     sheet.append(columns)
     for row in rows:
-        cells = []
-        for c in columns:
-            value = _cell(row.get(c))
-            cells.append(_ILLEGAL_XML.sub("", value) if isinstance(value, str) else value)
-        sheet.append(cells)
+        sheet.append([_xlsx_cell(row.get(c)) for c in columns])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
