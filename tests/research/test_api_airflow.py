@@ -72,14 +72,18 @@ def login(client, user: str) -> str:
     return answer.json()["access_token"]
 
 
-def decision(client, headers=None, cookies=None, choice="reject"):
+def request(client, method, path, body=None, headers=None, cookies=None):
     if cookies:
         client.cookies.update(cookies)
     try:
-        return client.post(f"/corpus/publications/{HOST}/decision", json={"decision": choice, "note": "by test"},
-                           headers=headers or {})
+        return client.request(method, path, json=body, headers=headers or {})
     finally:
         client.cookies.clear()
+
+
+def decision(client, choice, **credentials):
+    return request(client, "POST", f"/corpus/publications/{HOST}/decision",
+                   {"decision": choice, "note": "by test"}, **credentials)
 
 
 def _decisions(url) -> list[tuple]:
@@ -88,36 +92,49 @@ def _decisions(url) -> list[tuple]:
                             "ORDER BY id").fetchall()
 
 
+def _tokens(url) -> list[dict]:
+    with db.connect(url) as conn:
+        return auth.list_tokens(conn)
+
+
 def check_refusals_and_a_login(client, url):
-    earlier = _decisions(url)
     # the plugin's routes answer under /corpus, open for research
     assert client.get("/corpus/collection").status_code == 200
     spec = client.get("/corpus/openapi.json").json()
     assert "/publications/{host}/decision" in spec["paths"]
     assert client.get(f"/corpus/publications/{HOST}").json()["status"] == "unassessed"  # nobody decided (yet)
-    # changes: unauthenticated, forged, API tokens and a viewer are refused
-    assert decision(client).status_code == 401
-    assert decision(client, {"Authorization": f"Bearer {forged_jwt()}"}).status_code in (401, 403)
-    assert decision(client, cookies={"_token": forged_jwt()}).status_code in (401, 403)
     with db.connect(url) as conn:
-        api_token = auth.create_token(conn, "standalone admin", scope="admin", by="test")["token"]
+        api_token = auth.create_token(conn, "standalone admin", scope="admin", by="test")
         conn.commit()
-    assert decision(client, {"Authorization": f"Bearer {api_token}"}).status_code in (401, 403)
-    assert client.get("/corpus/tokens", headers={"Authorization": f"Bearer {api_token}"}).status_code in (401, 403)
+    decisions, tokens = _decisions(url), _tokens(url)
+    # every change: unauthenticated, forged (header and cookie), an API token and a viewer are refused
     viewer = login(client, "reader")
-    refused = decision(client, {"Authorization": f"Bearer {viewer}"})
-    assert refused.status_code == 403 and "warc2corpus" in refused.json()["detail"]
-    assert _decisions(url) == earlier
+    changes = [("POST", f"/corpus/publications/{HOST}/decision", {"decision": "reject", "note": "by test"}),
+               ("GET", "/corpus/tokens", None), ("POST", "/corpus/tokens", {"name": "someone"}),
+               ("DELETE", f"/corpus/tokens/{api_token['id']}", None)]
+    for method, path, body in changes:
+        assert request(client, method, path, body).status_code == 401, path
+        for credentials in ({"headers": {"Authorization": f"Bearer {forged_jwt()}"}},
+                            {"cookies": {"_token": forged_jwt()}},
+                            {"headers": {"Authorization": f"Bearer {api_token['token']}"}}):
+            assert request(client, method, path, body, **credentials).status_code in (401, 403), (path, credentials)
+        refused = request(client, method, path, body, headers={"Authorization": f"Bearer {viewer}"})
+        assert refused.status_code == 403 and "warc2corpus" in refused.json()["detail"], path
+    assert (_decisions(url), _tokens(url)) == (decisions, tokens)  # nothing changed
     # Airflow's login of an admin: as a Bearer JWT, and as the UI's cookie
     editor = login(client, "editor")
-    done = decision(client, {"Authorization": f"Bearer {editor}"})
+    done = decision(client, "reject", headers={"Authorization": f"Bearer {editor}"})
     assert done.status_code == 200, done.text
     assert done.json()["decided_by"] == "editor" and done.json()["status"] == "rejected"
-    done = decision(client, cookies={"_token": editor}, choice="clear")
+    done = decision(client, "clear", cookies={"_token": editor})
     assert done.status_code == 200, done.text
-    assert _decisions(url) == earlier + [("rejected", "editor"), (None, "editor")]
-    made = client.post("/corpus/tokens", json={"name": "a researcher"}, headers={"Authorization": f"Bearer {editor}"})
+    assert _decisions(url) == decisions + [("rejected", "editor"), (None, "editor")]
+    made = request(client, "POST", "/corpus/tokens", {"name": "a researcher"},
+                   headers={"Authorization": f"Bearer {editor}"})
     assert made.status_code == 201 and made.json()["token"].startswith("w2c_")
+    assert made.json()["created_by"] == "editor"
+    revoked = request(client, "DELETE", f"/corpus/tokens/{made.json()['id']}", cookies={"_token": editor})
+    assert revoked.status_code == 200 and revoked.json()["revoked_at"]
 
 
 def test_plugin_is_mounted_at_corpus_in_airflows_app_and_changes_need_airflows_login(airflow_env):

@@ -475,9 +475,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if len(data) > MAX_UPLOAD_BYTES:
             return JSONResponse({"detail": f"the file is larger than {MAX_UPLOAD_BYTES // 2**20} MB",
                                  "param": "file"}, status_code=413)
-        ids = research.read_id_file(data, file.filename or "")
 
-        def save_ids():
+        def save_ids():  # parsing a workbook and the query both off the event loop
+            ids = research.read_id_file(data, file.filename or "")
             with database.reading() as conn:
                 return research.corpus_from_ids(conn, ids, name=name)
         return JSONResponse(await run_in_threadpool(save_ids), status_code=201)
