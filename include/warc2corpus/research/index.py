@@ -29,32 +29,30 @@ def _tsquote(word: str) -> str:
     return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _document(paragraphs: list[list[str]], ids: dict[str, int]) -> tuple:
+def _document(paragraphs: list[list[str]], code: dict[str, int], lexeme: dict[int, str]) -> tuple:
+    """(words, fts text, terms, counts, seq bytes) of one document. code: token -> its id (words)
+    or -(id + 2) (other tokens); lexeme: word id -> its quoted tsvector lexeme (None: too long)."""
     seq: list[int] = []
-    positions: dict[str, list[int]] = {}
     for n, tokens in enumerate(paragraphs):
         if n:
             seq.append(-1)
-        for token in tokens:
-            low = token.lower()
-            wid = ids[low]
-            if is_word(low):
-                seq.append(wid)
-                positions.setdefault(low, []).append(len(seq))
-            else:
-                seq.append(-(wid + 2))
-    counts = Counter(w for w in seq if w >= 0)
-    terms = sorted(counts)
+        seq.extend(map(code.__getitem__, tokens))
+    arr = np.asarray(seq, dtype="<i4")
+    positions = np.flatnonzero(arr >= 0)
+    ids = arr[positions]
+    order = np.argsort(ids, kind="stable")
+    ids, positions = ids[order], np.minimum(positions[order] + 1, MAX_POSITION)
+    terms, firsts, counts = np.unique(ids, return_index=True, return_counts=True)
+    pos_list = positions.tolist()
     parts = []
-    for word, pos in positions.items():
-        if len(word.encode("utf-8")) > MAX_LEXEME_BYTES:
-            continue
-        parts.append(_tsquote(word) + ":" + ",".join(str(min(p, MAX_POSITION)) for p in pos[:MAX_POSITIONS]))
+    for term, first, count in zip(terms.tolist(), firsts.tolist(), counts.tolist()):
+        quoted = lexeme[term]
+        if quoted is not None:
+            parts.append(quoted + ":" + ",".join(map(str, pos_list[first:first + min(count, MAX_POSITIONS)])))
     fts = " ".join(parts)
     if len(fts) > MAX_TSVECTOR_CHARS:   # beyond tsvector's 1 MB: the words without positions
-        fts = " ".join(_tsquote(w) for w in positions if len(w.encode("utf-8")) <= MAX_LEXEME_BYTES)
-    return (sum(counts.values()), fts, terms, [counts[t] for t in terms],
-            np.asarray(seq, dtype="<i4").tobytes())
+        fts = " ".join(lexeme[t] for t in terms.tolist() if lexeme[t] is not None)
+    return len(ids), fts, terms.tolist(), counts.tolist(), arr.tobytes()
 
 
 def refresh_index(conn) -> dict:
@@ -71,13 +69,19 @@ def refresh_index(conn) -> dict:
             if not doc_ids:
                 break
             docs: dict[int, list[list[str]]] = {d: [] for d in doc_ids}
+            originals: set[str] = set()
             for doc_id, tokens in store.paragraph_tokens(conn, doc_ids):
                 docs[doc_id].append(tokens)
-            vocabulary = sorted({t.lower() for paragraphs in docs.values() for tokens in paragraphs for t in tokens})
+                originals.update(tokens)
+            lower = {t: t.lower() for t in originals}
+            vocabulary = sorted(set(lower.values()))
             ids = store.lexicon_ids(conn, vocabulary, [is_word(w) for w in vocabulary])
+            code = {t: ids[low] if is_word(low) else -(ids[low] + 2) for t, low in lower.items()}
+            lexeme = {ids[w]: (_tsquote(w) if len(w.encode("utf-8")) <= MAX_LEXEME_BYTES else None)
+                      for w in vocabulary if is_word(w)}
             rows, totals = [], Counter()
             for doc_id, paragraphs in docs.items():
-                words, fts, terms, counts, seq = _document(paragraphs, ids)
+                words, fts, terms, counts, seq = _document(paragraphs, code, lexeme)
                 rows.append((doc_id, words, fts, terms, counts, seq))
                 totals.update(dict(zip(terms, counts)))
             store.insert_documents(conn, rows)
