@@ -102,6 +102,8 @@ def check_refusals_and_a_login(client, url):
     assert client.get("/corpus/collection").status_code == 200
     spec = client.get("/corpus/openapi.json").json()
     assert "/publications/{host}/decision" in spec["paths"]
+    docs = client.get("/corpus/docs")
+    assert docs.status_code == 200 and "/corpus/openapi.json" in docs.text
     assert client.get(f"/corpus/publications/{HOST}").json()["status"] == "unassessed"  # nobody decided (yet)
     with db.connect(url) as conn:
         api_token = auth.create_token(conn, "standalone admin", scope="admin", by="test")
@@ -143,10 +145,35 @@ def test_plugin_is_mounted_at_corpus_in_airflows_app_and_changes_need_airflows_l
 
     names = [p["name"] for p in plugins_manager.get_plugin_info()]
     assert "warc2corpus_research" in names
+    assert not [source for source in plugins_manager.get_import_errors() if "warc2corpus" in source]
     purge_cached_app()
     app = create_app(apps="core")
     with TestClient(app) as client:
         check_refusals_and_a_login(client, airflow_env["url"])
+    purge_cached_app()
+
+
+def test_inside_airflow_required_tokens_accept_an_airflow_login_or_an_api_token(airflow_env):
+    from airflow.api_fastapi.app import create_app, purge_cached_app
+
+    from warc2corpus.research.api import Settings, create_app as create_research_app
+
+    purge_cached_app()
+    with TestClient(create_app(apps="core")) as airflow:  # Airflow's auth manager, initialised
+        viewer = login(airflow, "reader")
+        research = create_research_app(Settings(database_url=airflow_env["url"], inside_airflow=True,
+                                                require_token=True))
+        with TestClient(research) as client, db.connect(airflow_env["url"]) as conn:
+            token = auth.create_token(conn, "a researcher", scope="research", by="test")["token"]
+            conn.commit()
+            assert client.get("/collection").status_code == 401
+            forged = client.get("/collection", headers={"Authorization": f"Bearer {forged_jwt()}"})
+            assert forged.status_code in (401, 403)
+            assert client.get("/collection", headers={"Authorization": f"Bearer {viewer}"}).status_code == 200
+            client.cookies.update({"_token": viewer})
+            assert client.get("/collection").status_code == 200
+            client.cookies.clear()
+            assert client.get("/collection", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     purge_cached_app()
 
 
