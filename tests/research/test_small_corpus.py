@@ -4,6 +4,7 @@ collocation counts and scores, and concordance windows at paragraph edges."""
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 
 import pytest
@@ -104,3 +105,22 @@ def test_refresh_is_idempotent_and_follows_deletions(corpus_db):
         assert research.refresh_index(conn) == {"indexed": 0, "removed": 1, "version": 2}
         assert research.frequencies(conn, words=["tre", "fire"]) == [
             {"word": "tre", "count": 1, "per_million": 1e6 / 3}, {"word": "fire", "count": 0, "per_million": 0.0}]
+
+
+def test_research_commands(corpus_db, capsys):
+    from conftest import run_cli
+
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {1: ["sol hav X fjell vind", "X regn"], 2: ["hav x, hav"]})
+        conn.commit()
+    assert run_cli(capsys, "research", "index") == (0, "indexed 2 documents, removed 0; collection version 1\n", "")
+    assert run_cli(capsys, "research", "index")[1] == "indexed 0 documents, removed 0; nothing changed\n"
+    code, out, err = run_cli(capsys, "research", "conc", "x", "--before", "1", "--after", "1")
+    assert code == 0 and err == "3 hits\n"
+    assert [line.split("\t")[3:] for line in out.splitlines()] == [["hav", "X", "fjell"], ["", "X", "regn"],
+                                                                   ["hav", "x", ", hav"]]
+    code, out, _ = run_cli(capsys, "research", "freq", "--n", "2")
+    assert out == "word,count,per_million\nhav,3,300000.0\nx,3,300000.0\n"
+    code, out, err = run_cli(capsys, "research", "conc", "x", "--before", "20", "--after", "20")
+    assert code == 2 and err.startswith("error: window:")
+    assert json.loads(run_cli(capsys, "research", "summary")[1])["texts"] == 2
