@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Annotated, Literal
 
 import psycopg
-from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -28,15 +28,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from warc2corpus import db, publications, research
 from warc2corpus.research import auth
+from warc2corpus.research.export import FORMATS, MEDIA_TYPES
 
 PREFIX = "/corpus"
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-TABLE_FORMATS = ("json", "csv", "jsonl", "xlsx")
-MEDIA_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "jsonl": "application/x-ndjson",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
 RETRY_AFTER_SECONDS = 2
 
 
@@ -227,7 +222,7 @@ class CorpusParams(_Strict):
         return research.CorpusFilter.from_params({k: v for k, v in given.items() if v not in (None, [])})
 
 
-Format = Literal["json", "csv", "jsonl", "xlsx"]
+Format = Literal[("json", *FORMATS)]  # JSON, or a download in one of research.export's formats
 
 
 class DocumentsParams(CorpusParams):
@@ -375,8 +370,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         lifespan=lifespan,
     )
-    app.state.database = database
-    app.state.settings = settings
     app.add_middleware(RequestLimiter, max_requests=settings.max_requests)
     _install_error_handlers(app, settings)
     bearer_scheme = HTTPBearer(auto_error=False, description="an API token (w2c_...)"
@@ -417,7 +410,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield conn
 
     Reader = Depends(reader)
-    Changer = Annotated[auth.Principal, Depends(changer)]
+    Changer = Annotated[auth.Principal, Depends(changer)]  # put first: authenticated before a connection opens
     Read = Annotated[psycopg.Connection, Depends(read_conn)]
     Write = Annotated[psycopg.Connection, Depends(write_conn)]
 
@@ -539,7 +532,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/publications/{host}/decision", tags=["publications"],
               summary="A person's decision on a host (needs authentication); withdraws or restores its documents")
-    def decide(conn: Write, who: Changer, host: str, body: DecisionBody):
+    def decide(who: Changer, conn: Write, host: str, body: DecisionBody):
         if host not in publications.host_statuses(conn):
             return JSONResponse({"detail": f"unknown publication host: {host}", "param": "host"}, status_code=404)
         choice = {"accept": "accepted", "reject": "rejected", "clear": None}[body.decision]
@@ -550,12 +543,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- tokens -------------------------------------------------------------------------------------
 
     @app.get("/tokens", tags=["tokens"], summary="The API tokens (never their values); needs authentication")
-    def tokens(conn: Write, who: Changer):
+    def tokens(who: Changer, conn: Write):
         return auth.list_tokens(conn)
 
     @app.post("/tokens", tags=["tokens"], status_code=201,
               summary="Make an API token; its value is shown in this answer only")
-    def make_token(conn: Write, who: Changer, body: TokenBody):
+    def make_token(who: Changer, conn: Write, body: TokenBody):
         try:
             created = auth.create_token(conn, body.name, scope=body.scope, by=who.name)
         except ValueError as exc:
@@ -564,7 +557,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(created, status_code=201)
 
     @app.delete("/tokens/{token_id}", tags=["tokens"], summary="Revoke an API token")
-    def revoke(conn: Write, who: Changer, token_id: int):
+    def revoke(who: Changer, conn: Write, token_id: int):
         revoked = auth.revoke_token(conn, token_id)
         if revoked is None:
             return JSONResponse({"detail": f"no token {token_id}", "param": "token_id"}, status_code=404)
