@@ -309,11 +309,21 @@ def _scope(doc_ids: list[int] | None) -> tuple[sql.Composable, list]:
 def sum_counts(conn, doc_ids: list[int] | None, ids: list[int], tsquery: str) -> int:
     """Occurrences of any of the word ids in the scope (one word or a prefix's words)."""
     scope, params = _scope(doc_ids)
-    query = sql.SQL("""SELECT coalesce(sum((SELECT sum(u.c) FROM unnest(r.terms, r.counts) u(t, c)
-                                             WHERE u.t = ANY(%s))), 0)
+    query = sql.SQL("""SELECT coalesce(sum({occurrences}), 0)
                        FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id
-                       WHERE r.fts @@ %s::tsquery AND {}""").format(scope)
-    return _all(conn, query, [ids, tsquery, *params])[0][0]
+                       WHERE r.fts @@ %s::tsquery AND {scope}""").format(occurrences=_occurrences(ids), scope=scope)
+    return _all(conn, query, [_ids_param(ids), tsquery, *params])[0][0]
+
+
+def _occurrences(ids: list[int]) -> sql.Composable:
+    """A document's occurrences of the word ids (%s: _ids_param): array_position for one id."""
+    if len(ids) == 1:
+        return sql.SQL("r.counts[array_position(r.terms, %s)]")
+    return sql.SQL("(SELECT sum(u.c) FROM unnest(r.terms, r.counts) u(t, c) WHERE u.t = ANY(%s))")
+
+
+def _ids_param(ids: list[int]):
+    return ids[0] if len(ids) == 1 else ids
 
 
 @contextlib.contextmanager
@@ -335,13 +345,34 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
         order_sql = sql.SQL(" ORDER BY ") + ORDERS[order].format(seed=sql.Literal(str(seed or 0)))
     limit_sql = sql.SQL(" LIMIT {}").format(sql.Literal(int(sample))) if sample is not None else sql.SQL("")
     columns = sql.SQL(", ").join([sql.SQL("r.doc_id"), sql.SQL("r.seq"), *(EXTRA[e] for e in extra)])
-    query = sql.SQL("SELECT {} FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
-                    "LEFT JOIN host_status s ON s.host = d.host WHERE {}{}{}").format(
-        columns, sql.SQL(" AND ").join(where), order_sql, limit_sql)
-    with guard(), conn.transaction(), conn.cursor(name="research_seqs") as cur:
-        cur.itersize = 500
-        cur.execute(query, params)
-        yield iter(cur)
+    if not order:
+        query = sql.SQL("SELECT {} FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
+                        "LEFT JOIN host_status s ON s.host = d.host WHERE {}").format(columns, sql.SQL(" AND ").join(where))
+        with guard(), conn.transaction(), conn.cursor(name="research_seqs") as cur:
+            cur.itersize = 500
+            cur.execute(query, params)
+            yield iter(cur)
+        return
+    # Ordered: the ids are sorted (small rows, a fast-start plan under a cursor), the sequences
+    # fetched a chunk at a time in that order.
+    ids_query = sql.SQL("SELECT r.doc_id FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
+                        "WHERE {}{}{}").format(sql.SQL(" AND ").join(where), order_sql, limit_sql)
+    rows_query = sql.SQL("SELECT {} FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
+                         "LEFT JOIN host_status s ON s.host = d.host WHERE r.doc_id = ANY(%s)").format(columns)
+
+    def ordered(cur):
+        first = 50
+        while True:
+            ids = [r[0] for r in cur.fetchmany(first)]
+            if not ids:
+                return
+            found = {row[0]: row for row in conn.execute(rows_query, (ids,))}
+            yield from (found[i] for i in ids if i in found)
+            first = 500
+
+    with guard(), conn.transaction(), conn.cursor(name="research_ids") as cur:
+        cur.execute(ids_query, params)
+        yield ordered(cur)
 
 
 EXTRA = {
@@ -358,11 +389,12 @@ def trend_counts(conn, ids: list[int], tsquery: str, doc_ids, period: str, date_
     split_sql = SPLITS[split] if split else sql.SQL("NULL::text")
     query = sql.SQL("""
         SELECT to_char({date}, {fmt}) AS period, {split} AS split,
-               sum((SELECT sum(u.c) FROM unnest(r.terms, r.counts) u(t, c) WHERE u.t = ANY(%s)))
+               sum({occurrences})
         FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
         WHERE r.fts @@ %s::tsquery AND {date} IS NOT NULL AND {scope} GROUP BY 1, 2""").format(
-        date=DATE_FIELDS[date_field], fmt=sql.Literal(PERIODS[period]), split=split_sql, scope=scope)
-    return _all(conn, query, [ids, tsquery, *params])
+        date=DATE_FIELDS[date_field], fmt=sql.Literal(PERIODS[period]), split=split_sql, scope=scope,
+        occurrences=_occurrences(ids))
+    return _all(conn, query, [_ids_param(ids), tsquery, *params])
 
 
 def trend_totals(conn, doc_ids, period: str, date_field: str, split) -> list[tuple]:
