@@ -321,6 +321,8 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=4, help="words per band")
     parser.add_argument("--json", help="write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    parser.add_argument("--reuse", action="store_true", help="time the operations on a database kept before")
+    parser.add_argument("--build-only", action="store_true", help="build the database (with --keep), time nothing")
     parser.add_argument("--compare", nargs=2, metavar=("SMALL.json", "LARGE.json"))
     args = parser.parse_args()
     if args.compare:
@@ -328,15 +330,23 @@ def main() -> None:
         return
     server = settings.external_database_url() or db.start_embedded()
     name = f"w2c_bench_research_{args.docs}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
+    if not args.reuse:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{name}"')
     base, _, query = server.partition("?")
     url = base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
     try:
-        print(f"building {args.docs} documents in {name} ...", flush=True)
-        corpus = build_scale_corpus(url, args.docs)
+        if args.reuse:
+            with psycopg.connect(url) as conn:
+                docs, tokens = conn.execute("SELECT count(*), sum(n_tokens) FROM documents").fetchone()
+            corpus = {"documents": docs, "tokens": int(tokens), "reused": True}
+        else:
+            print(f"building {args.docs} documents in {name} ...", flush=True)
+            corpus = build_scale_corpus(url, args.docs)
         print("  corpus:", corpus, flush=True)
+        if args.build_only:
+            return
         operations = run_operations(url, args.repeats, args.words)
         out = {"corpus": corpus, "operations": operations, "machine": {"cpus": os.cpu_count(),
                "python": platform.python_version()}, "at": datetime.now(timezone.utc).isoformat()}

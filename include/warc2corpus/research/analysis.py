@@ -1,6 +1,6 @@
 """Frequencies, trends, concordances and collocations over the research index.
 
-Documents are found through the GIN index of `research_docs.fts`; counts of a word come from the
+Documents are found through the GIN index of `research_fts.fts`; counts of a word come from the
 per-document `terms`/`counts` arrays; everything positional (phrases, bigrams, windows) is read
 from the token-id sequences (`seq`) with numpy, a few hundred documents at a time.
 """

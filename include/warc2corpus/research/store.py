@@ -20,9 +20,6 @@ REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a t
 METADATA = """d.doc_id, d.record_id, d.title, coalesce(s.title, d.host) AS publication, d.host, d.url,
     d.harvest_time, d.published, d.language, s.place, s.county, r.words, d.warc_file, d.record_offset,
     d.record_length"""
-METADATA_FROM = """documents d LEFT JOIN research_docs r ON r.doc_id = d.doc_id
-    LEFT JOIN host_status s ON s.host = d.host"""
-
 ORDERS = {
     "date": sql.SQL("coalesce(d.published, (d.harvest_time AT TIME ZONE 'UTC')::date), d.doc_id"),
     "random": sql.SQL("md5({seed} || ':' || d.doc_id::text), d.doc_id"),
@@ -39,6 +36,7 @@ def connect(url: str | None = None, *, timeout_ms: int = 10000) -> psycopg.Conne
     conn.autocommit = True
     conn.execute("SET default_transaction_read_only = on")
     conn.execute(sql.SQL("SET statement_timeout = {}").format(sql.Literal(int(timeout_ms))))
+    conn.execute("SET work_mem = '32MB'")     # sorts of a common word's documents stay in memory
     return conn
 
 
@@ -91,6 +89,7 @@ def drop_stale(conn) -> int:
            agg AS (SELECT t, sum(c) AS c FROM gone, unnest(gone.terms, gone.counts) u(t, c) GROUP BY t),
            upd AS (UPDATE research_lexicon l SET total = l.total - agg.c FROM agg WHERE l.word_id = agg.t)
            SELECT count(*) FROM gone""").fetchone()
+    conn.execute("DELETE FROM research_fts f WHERE NOT EXISTS (SELECT 1 FROM research_docs r WHERE r.doc_id = f.doc_id)")
     return row[0]
 
 
@@ -117,10 +116,13 @@ def lexicon_ids(conn, words: list[str], flags: list[bool]) -> dict[str, int]:
 
 def insert_documents(conn, rows: list[tuple]) -> None:
     """rows: (doc_id, words, fts text, terms, counts, seq bytes)."""
-    with conn.cursor() as cur, cur.copy(
-            "COPY research_docs (doc_id, words, fts, terms, counts, seq) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
+    with conn.cursor() as cur:
+        with cur.copy("COPY research_docs (doc_id, words, terms, counts, seq) FROM STDIN") as copy:
+            for doc_id, words, _, terms, counts, seq in rows:
+                copy.write_row((doc_id, words, terms, counts, seq))
+        with cur.copy("COPY research_fts (doc_id, fts) FROM STDIN") as copy:
+            for doc_id, _, fts, *_ in rows:
+                copy.write_row((doc_id, fts))
 
 
 def add_totals(conn, ids: list[int], counts: list[int]) -> None:
@@ -163,7 +165,7 @@ def _hosts(conn, column: str, values, param: str) -> list[str]:
 
 
 def filter_where(conn, flt: CorpusFilter, tsquery: str | None) -> tuple[sql.Composable, list]:
-    """WHERE clause and parameters over `documents d` / `research_docs r` for the filter."""
+    """WHERE clause and parameters over `documents d` for the filter."""
     clauses, params = [sql.SQL("NOT d.withdrawn"), sql.SQL("d.page_type = ANY(%s)")], [list(flt.page_types)]
     with guard():
         for column, values, param in (("publication", flt.publications, "publications"),
@@ -182,7 +184,7 @@ def filter_where(conn, flt: CorpusFilter, tsquery: str | None) -> tuple[sql.Comp
             clauses.append(sql.SQL(clause))
             params.append(value)
     if tsquery is not None:
-        clauses.append(sql.SQL("r.fts @@ %s::tsquery"))
+        clauses.append(sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"))
         params.append(tsquery)
     return sql.SQL(" AND ").join(clauses), params
 
@@ -192,23 +194,19 @@ def _order(flt: CorpusFilter) -> sql.Composable:
 
 
 def corpus_rows(conn, flt: CorpusFilter, tsquery: str | None) -> list[dict]:
-    where, params = filter_where(conn, flt, tsquery)
-    query = sql.SQL("SELECT {} FROM {} WHERE {} ORDER BY {} LIMIT %s").format(
-        sql.SQL(METADATA), sql.SQL(METADATA_FROM), where, _order(flt))
-    return _dicts(conn, query, [*params, flt.limit])
+    """Metadata rows of the filter's documents: ids chosen and ordered first, then their metadata."""
+    return rows_for_ids(conn, corpus_ids(conn, flt, tsquery))
 
 
 def corpus_ids(conn, flt: CorpusFilter, tsquery: str | None) -> list[int]:
     where, params = filter_where(conn, flt, tsquery)
-    query = sql.SQL("SELECT d.doc_id FROM {} WHERE {} ORDER BY {} LIMIT %s").format(
-        sql.SQL(METADATA_FROM), where, _order(flt))
+    query = sql.SQL("SELECT d.doc_id FROM documents d WHERE {} ORDER BY {} LIMIT %s").format(where, _order(flt))
     return [r[0] for r in _all(conn, query, [*params, flt.limit])]
 
 
 def corpus_count(conn, flt: CorpusFilter, tsquery: str | None) -> int:
     where, params = filter_where(conn, flt, tsquery)
-    query = sql.SQL("SELECT count(*) FROM documents d LEFT JOIN research_docs r ON r.doc_id = d.doc_id "
-                    "WHERE {}").format(where)
+    query = sql.SQL("SELECT count(*) FROM documents d WHERE {}").format(where)
     return _all(conn, query, params)[0][0]
 
 
@@ -303,7 +301,7 @@ def scope_words(conn, doc_ids: list[int]) -> int:
 def _scope(doc_ids: list[int] | None) -> tuple[sql.Composable, list]:
     if doc_ids is None:
         return sql.SQL("NOT d.withdrawn"), []
-    return sql.SQL("NOT d.withdrawn AND r.doc_id = ANY(%s)"), [doc_ids]
+    return sql.SQL("NOT d.withdrawn AND d.doc_id = ANY(%s)"), [doc_ids]
 
 
 def sum_counts(conn, doc_ids: list[int] | None, ids: list[int], tsquery: str) -> int:
@@ -311,7 +309,7 @@ def sum_counts(conn, doc_ids: list[int] | None, ids: list[int], tsquery: str) ->
     scope, params = _scope(doc_ids)
     query = sql.SQL("""SELECT coalesce(sum({occurrences}), 0)
                        FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id
-                       WHERE r.fts @@ %s::tsquery AND {scope}""").format(occurrences=_occurrences(ids), scope=scope)
+                       WHERE d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery) AND {scope}""").format(occurrences=_occurrences(ids), scope=scope)
     return _all(conn, query, [_ids_param(ids), tsquery, *params])[0][0]
 
 
@@ -336,7 +334,7 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
     scope, params = _scope(doc_ids)
     where = [scope]
     if tsquery is not None:
-        where.append(sql.SQL("r.fts @@ %s::tsquery"))
+        where.append(sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"))
         params.append(tsquery)
     if sample is not None:
         order = "random"
@@ -355,8 +353,7 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
         return
     # Ordered: the ids are sorted (small rows, a fast-start plan under a cursor), the sequences
     # fetched a chunk at a time in that order.
-    ids_query = sql.SQL("SELECT r.doc_id FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
-                        "WHERE {}{}{}").format(sql.SQL(" AND ").join(where), order_sql, limit_sql)
+    ids_query = sql.SQL("SELECT d.doc_id FROM documents d WHERE {}{}{}").format(sql.SQL(" AND ").join(where), order_sql, limit_sql)
     rows_query = sql.SQL("SELECT {} FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
                          "LEFT JOIN host_status s ON s.host = d.host WHERE r.doc_id = ANY(%s)").format(columns)
 
@@ -391,7 +388,7 @@ def trend_counts(conn, ids: list[int], tsquery: str, doc_ids, period: str, date_
         SELECT to_char({date}, {fmt}) AS period, {split} AS split,
                sum({occurrences})
         FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
-        WHERE r.fts @@ %s::tsquery AND {date} IS NOT NULL AND {scope} GROUP BY 1, 2""").format(
+        WHERE d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery) AND {date} IS NOT NULL AND {scope} GROUP BY 1, 2""").format(
         date=DATE_FIELDS[date_field], fmt=sql.Literal(PERIODS[period]), split=split_sql, scope=scope,
         occurrences=_occurrences(ids))
     return _all(conn, query, [_ids_param(ids), tsquery, *params])
