@@ -194,6 +194,53 @@ def build_scale_corpus(url: str, n_docs: int, seed: int = 11) -> dict:
             "index_seconds": round(index_seconds, 1), "pools": {k: len(v) for k, v in pools.items()}}
 
 
+def replicate(server: str, source: str, target: str, url: str, times: int) -> dict:
+    """The target database as `times` copies of the source's scale documents: new ids, publication
+    dates drawn afresh (harvest a day or two later), the rest (publication, language, page type,
+    paragraphs) kept; the research index rows copied with them and the word totals updated. The
+    vocabulary stays the source's."""
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{target}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{target}" TEMPLATE "{source}"')
+    t0 = time.perf_counter()
+    with psycopg.connect(url) as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("SELECT setseed(0.5)")
+        scale = "doc_id >= 10000000000"
+        for k in range(1, times):
+            shift = k * 1_000_000
+            conn.execute(f"""
+                INSERT INTO documents (doc_id, text_sha1, host, url_path, url, title, published, harvest_time, language,
+                    n_paragraphs, n_tokens, warc_file, record_offset, record_length, record_id, crawl_job, page_type)
+                SELECT doc_id + {shift}, text_sha1 || '-{k}', host, url_path || '-{k}', url || '-{k}', title, p,
+                       p + interval '12 hours' + (random() * interval '3 days'), language, n_paragraphs, n_tokens,
+                       warc_file, record_offset + {shift} * 1000, record_length,
+                       '<urn:uuid:bench-' || (doc_id + {shift}) || '>', crawl_job, page_type
+                FROM (SELECT *, DATE '2015-01-01' + floor(random() * 3652)::int AS p FROM documents WHERE {scale}
+                      AND doc_id < 10001000000) x""")
+            conn.execute(f"""INSERT INTO paragraphs (doc_id, seq, text, tokens, token_starts, language)
+                             SELECT doc_id + {shift}, seq, text, tokens, token_starts, language FROM paragraphs
+                             WHERE {scale} AND doc_id < 10001000000""")
+            conn.execute(f"""INSERT INTO research_docs (doc_id, words, terms, counts, seq)
+                             SELECT doc_id + {shift}, words, terms, counts, seq FROM research_docs
+                             WHERE {scale} AND doc_id < 10001000000""")
+            conn.execute(f"""INSERT INTO research_fts (doc_id, fts) SELECT doc_id + {shift}, fts FROM research_fts
+                             WHERE {scale} AND doc_id < 10001000000""")
+            conn.commit()
+            print(f"  copy {k} of {times - 1} done", flush=True)
+        conn.execute(f"""UPDATE research_lexicon l SET total = l.total + {times - 1} * x.c
+                         FROM (SELECT u.t, sum(u.c) AS c FROM research_docs, unnest(terms, counts) u(t, c)
+                               WHERE {scale} AND doc_id < 10001000000 GROUP BY u.t) x WHERE l.word_id = x.t""")
+        conn.execute("""INSERT INTO collection_versions (documents, words)
+                        SELECT count(*), sum(words) FROM research_docs""")
+        conn.commit()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+        docs, tokens = conn.execute("SELECT count(*), sum(n_tokens) FROM documents").fetchone()
+    return {"documents": docs, "tokens": int(tokens), "replicated_from": source, "times": times,
+            "replicate_seconds": round(time.perf_counter() - t0, 1)}
+
+
 # ---------------------------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------------------------
@@ -323,6 +370,8 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
     parser.add_argument("--reuse", action="store_true", help="time the operations on a database kept before")
     parser.add_argument("--build-only", action="store_true", help="build the database (with --keep), time nothing")
+    parser.add_argument("--replicate", type=int, metavar="TIMES",
+                        help="build a database of TIMES copies of the kept --docs database, and time on it")
     parser.add_argument("--compare", nargs=2, metavar=("SMALL.json", "LARGE.json"))
     args = parser.parse_args()
     if args.compare:
@@ -330,17 +379,23 @@ def main() -> None:
         return
     server = settings.external_database_url() or db.start_embedded()
     name = f"w2c_bench_research_{args.docs}"
+    base, _, query = server.partition("?")
+    if args.replicate:
+        source, name = name, f"w2c_bench_research_{args.docs}x{args.replicate}"
+        args.reuse = True
+        url = base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
+        print(f"replicating {source} {args.replicate} times into {name} ...", flush=True)
+        replicated = replicate(server, source, name, url, args.replicate)
     if not args.reuse:
         with psycopg.connect(server, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             admin.execute(f'CREATE DATABASE "{name}"')
-    base, _, query = server.partition("?")
     url = base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
     try:
         if args.reuse:
             with psycopg.connect(url) as conn:
                 docs, tokens = conn.execute("SELECT count(*), sum(n_tokens) FROM documents").fetchone()
-            corpus = {"documents": docs, "tokens": int(tokens), "reused": True}
+            corpus = replicated if args.replicate else {"documents": docs, "tokens": int(tokens), "reused": True}
         else:
             print(f"building {args.docs} documents in {name} ...", flush=True)
             corpus = build_scale_corpus(url, args.docs)

@@ -20,6 +20,7 @@ MAX_LINES = 1000
 MAX_PREFIX_WORDS = 5000
 MAX_TERMS = 20
 BATCH = 500
+COMMON_SHARE = 0.2      # a word occurring more than 0.2 times per document: trends read every row
 
 
 def _int(value, param: str, lo: int, hi: int | None) -> int:
@@ -333,8 +334,9 @@ def trend(conn, terms, *, corpus=None, period="year", date_field="published", sp
         counts: dict[tuple, int] = {}
         sets = _item_sets(conn, pattern, "terms")
         if sets is not None and len(sets) == 1:
-            for p, s, c in store.trend_counts(conn, sets[0].tolist(), tsquery(pattern), scope, period,
-                                              date_field, split):
+            ids = sets[0].tolist()
+            for p, s, c in store.trend_counts(conn, ids, tsquery(pattern), scope, period, date_field, split,
+                                              store.is_common(conn, ids, COMMON_SHARE)):
                 counts[(p, s)] = int(c or 0)
         elif sets is not None:
             extra = (date_field,) + ((split,) if split else ())

@@ -89,6 +89,8 @@ def refresh_index(conn) -> dict:
             conn.commit()
             indexed += len(rows)
             log.info("research index: %d documents indexed", indexed)
+        if indexed:
+            store.merge_pending(conn)
         version = store.add_version(conn) if indexed or removed else None
         conn.commit()
     finally:

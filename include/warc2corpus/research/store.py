@@ -63,6 +63,22 @@ def _all(conn, query, params=()) -> list[tuple]:
         return conn.execute(query, params).fetchall()
 
 
+@contextlib.contextmanager
+def fts_plan(conn):
+    """A transaction whose plans reach research_fts through its GIN index only. The planner does
+    not see that filtering the table row by row means detoasting every tsvector (ten times the
+    cost of the bitmap scan for a common word), so plain and index scans are switched off here."""
+    with guard(), conn.transaction():
+        conn.execute("SET LOCAL enable_seqscan = off")
+        conn.execute("SET LOCAL enable_indexscan = off")
+        yield
+
+
+def _all_fts(conn, query, params=()) -> list[tuple]:
+    with fts_plan(conn):
+        return conn.execute(query, params).fetchall()
+
+
 def _dicts(conn, query, params=()) -> list[dict]:
     with guard(), conn.cursor(row_factory=psycopg.rows.dict_row) as cur:
         return cur.execute(query, params).fetchall()
@@ -128,6 +144,11 @@ def insert_documents(conn, rows: list[tuple]) -> None:
 def add_totals(conn, ids: list[int], counts: list[int]) -> None:
     conn.execute("""UPDATE research_lexicon l SET total = l.total + v.c
                     FROM unnest(%s::int[], %s::bigint[]) v(id, c) WHERE l.word_id = v.id""", (ids, counts))
+
+
+def merge_pending(conn) -> None:
+    """Move GIN's pending entries into the index proper (else every search scans them)."""
+    conn.execute("SELECT gin_clean_pending_list('research_fts_gin'::regclass)")
 
 
 def add_version(conn) -> int:
@@ -201,13 +222,13 @@ def corpus_rows(conn, flt: CorpusFilter, tsquery: str | None) -> list[dict]:
 def corpus_ids(conn, flt: CorpusFilter, tsquery: str | None) -> list[int]:
     where, params = filter_where(conn, flt, tsquery)
     query = sql.SQL("SELECT d.doc_id FROM documents d WHERE {} ORDER BY {} LIMIT %s").format(where, _order(flt))
-    return [r[0] for r in _all(conn, query, [*params, flt.limit])]
+    return [r[0] for r in (_all_fts if tsquery else _all)(conn, query, [*params, flt.limit])]
 
 
 def corpus_count(conn, flt: CorpusFilter, tsquery: str | None) -> int:
     where, params = filter_where(conn, flt, tsquery)
     query = sql.SQL("SELECT count(*) FROM documents d WHERE {}").format(where)
-    return _all(conn, query, params)[0][0]
+    return (_all_fts if tsquery else _all)(conn, query, params)[0][0]
 
 
 def rows_for_ids(conn, doc_ids: list[int], *, limit: int | None = None, offset: int = 0) -> list[dict]:
@@ -310,7 +331,7 @@ def sum_counts(conn, doc_ids: list[int] | None, ids: list[int], tsquery: str) ->
     query = sql.SQL("""SELECT coalesce(sum({occurrences}), 0)
                        FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id
                        WHERE d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery) AND {scope}""").format(occurrences=_occurrences(ids), scope=scope)
-    return _all(conn, query, [_ids_param(ids), tsquery, *params])[0][0]
+    return _all_fts(conn, query, [_ids_param(ids), tsquery, *params])[0][0]
 
 
 def _occurrences(ids: list[int]) -> sql.Composable:
@@ -346,7 +367,7 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
     if not order:
         query = sql.SQL("SELECT {} FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
                         "LEFT JOIN host_status s ON s.host = d.host WHERE {}").format(columns, sql.SQL(" AND ").join(where))
-        with guard(), conn.transaction(), conn.cursor(name="research_seqs") as cur:
+        with fts_plan(conn) if tsquery else guard(), conn.transaction(), conn.cursor(name="research_seqs") as cur:
             cur.itersize = 500
             cur.execute(query, params)
             yield iter(cur)
@@ -367,7 +388,7 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
             yield from (found[i] for i in ids if i in found)
             first = 500
 
-    with guard(), conn.transaction(), conn.cursor(name="research_ids") as cur:
+    with fts_plan(conn) if tsquery else guard(), conn.transaction(), conn.cursor(name="research_ids") as cur:
         cur.execute(ids_query, params)
         yield ordered(cur)
 
@@ -380,18 +401,30 @@ EXTRA = {
 }
 
 
-def trend_counts(conn, ids: list[int], tsquery: str, doc_ids, period: str, date_field: str, split) -> list[tuple]:
-    """(period, split or None, occurrences) of the word ids, per period of the date field."""
+def trend_counts(conn, ids: list[int], tsquery: str, doc_ids, period: str, date_field: str, split,
+                 common: bool) -> list[tuple]:
+    """(period, split or None, occurrences) of the word ids, per period of the date field. A common
+    word is counted over every row (no index: most rows hold it); others through the GIN index."""
     scope, params = _scope(doc_ids)
     split_sql = SPLITS[split] if split else sql.SQL("NULL::text")
+    candidates = sql.SQL("") if common else \
+        sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery) AND ")
     query = sql.SQL("""
-        SELECT to_char({date}, {fmt}) AS period, {split} AS split,
-               sum({occurrences})
+        SELECT to_char({date}, {fmt}) AS period, {split} AS split, sum({occurrences})
         FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
-        WHERE d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery) AND {date} IS NOT NULL AND {scope} GROUP BY 1, 2""").format(
+        WHERE {candidates}{date} IS NOT NULL AND {scope} GROUP BY 1, 2""").format(
         date=DATE_FIELDS[date_field], fmt=sql.Literal(PERIODS[period]), split=split_sql, scope=scope,
-        occurrences=_occurrences(ids))
-    return _all(conn, query, [_ids_param(ids), tsquery, *params])
+        occurrences=_occurrences(ids), candidates=candidates)
+    if common:
+        return _all(conn, query, [_ids_param(ids), *params])
+    return _all_fts(conn, query, [_ids_param(ids), tsquery, *params])
+
+
+def is_common(conn, ids: list[int], share: float) -> bool:
+    """Whether the words occur more often than `share` times the number of documents indexed."""
+    row = _all(conn, """SELECT (SELECT coalesce(sum(total), 0) FROM research_lexicon WHERE word_id = ANY(%s)),
+                               (SELECT documents FROM collection_versions ORDER BY version DESC LIMIT 1)""", (ids,))[0]
+    return row[1] is not None and row[0] > share * row[1]
 
 
 def trend_totals(conn, doc_ids, period: str, date_field: str, split) -> list[tuple]:
