@@ -333,15 +333,19 @@ def run_operations(url: str, repeats: int, per_band: int) -> dict:
         assert len(rows) == n20k
         for key in [k for k in results if not k.startswith(("words",)) and "[" not in k]:
             print(f"  {key:<60} {results[key]}", flush=True)
-        size = conn.execute("""SELECT pg_total_relation_size('research_docs'), pg_relation_size('research_docs_fts'),
-                                      pg_total_relation_size('research_lexicon'), (SELECT sum(words) FROM research_docs),
-                                      pg_total_relation_size('paragraphs'), (SELECT count(*) FROM research_lexicon)""").fetchone()
-        words = int(size[3])
+        size = conn.execute("""SELECT pg_total_relation_size('research_docs'), pg_total_relation_size('research_fts'),
+                                      pg_relation_size('research_fts_gin'), pg_total_relation_size('research_lexicon'),
+                                      (SELECT sum(words) FROM research_docs), pg_total_relation_size('paragraphs'),
+                                      (SELECT count(*) FROM research_lexicon)""").fetchone()
+        docs_b, fts_b, gin_b, lex_b, words, para_b, lexicon = size
+        words = int(words)
+        total = docs_b + fts_b + lex_b
         results["index"] = {
-            "research_docs_bytes": size[0], "gin_bytes": size[1], "lexicon_bytes": size[2], "lexicon_words": size[5],
-            "words": words, "paragraphs_bytes": size[4],
-            "mb_per_million_words": round((size[0] + size[2]) / 1e6 / (words / 1e6), 2),
-            "gin_mb_per_million_words": round(size[1] / 1e6 / (words / 1e6), 2),
+            "research_docs_bytes": docs_b, "research_fts_bytes": fts_b, "gin_bytes": gin_b, "lexicon_bytes": lex_b,
+            "lexicon_words": lexicon, "words": words, "paragraphs_bytes": para_b,
+            "mb_per_million_words": round(total / 1e6 / (words / 1e6), 1),
+            "gin_mb_per_million_words": round(gin_b / 1e6 / (words / 1e6), 2),
+            "paragraphs_mb_per_million_words": round(para_b / 1e6 / (words / 1e6), 1),
         }
         print("  index:", results["index"], flush=True)
     return results

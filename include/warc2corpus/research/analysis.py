@@ -189,8 +189,8 @@ def concordance(conn, query, *, corpus=None, before=10, after=10, limit=50, offs
         left, hit, right = _window(text, tokens, starts, i, pattern.words(), before, after)
         m = meta[doc_id]
         lines.append({"doc_id": doc_id, "title": m["title"], "publication": m["publication"],
-                      "published": m["published"].isoformat() if m["published"] else None,
-                      "harvest_time": m["harvest_time"].isoformat(), "left": left, "hit": hit, "right": right})
+                      "published": m["published"], "harvest_time": m["harvest_time"],
+                      "left": left, "hit": hit, "right": right})
     return {"total": total, "lines": lines}
 
 

@@ -17,9 +17,11 @@ from warc2corpus.research.query import BadRequest, CorpusFilter, QueryTimeout
 
 REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a time
 
-METADATA = """d.doc_id, d.record_id, d.title, coalesce(s.title, d.host) AS publication, d.host, d.url,
-    d.harvest_time, d.published, d.language, s.place, s.county, r.words, d.warc_file, d.record_offset,
-    d.record_length"""
+# Dates as ISO text straight from PostgreSQL (UTC): no per-row conversion in Python.
+HARVEST_ISO = """to_char(d.harvest_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""
+METADATA = f"""d.doc_id, d.record_id, d.title, coalesce(s.title, d.host) AS publication, d.host, d.url,
+    {HARVEST_ISO} AS harvest_time, d.published::text AS published, d.language, s.place, s.county, r.words,
+    d.warc_file, d.record_offset, d.record_length"""
 ORDERS = {
     "date": sql.SQL("coalesce(d.published, (d.harvest_time AT TIME ZONE 'UTC')::date), d.doc_id"),
     "random": sql.SQL("md5({seed} || ':' || d.doc_id::text), d.doc_id"),
@@ -64,13 +66,16 @@ def _all(conn, query, params=()) -> list[tuple]:
 
 
 @contextlib.contextmanager
-def fts_plan(conn):
-    """A transaction whose plans reach research_fts through its GIN index only. The planner does
-    not see that filtering the table row by row means detoasting every tsvector (ten times the
-    cost of the bitmap scan for a common word), so plain and index scans are switched off here."""
+def fts_plan(conn, *, ordered: bool = False):
+    """A transaction whose plans reach research_fts through its GIN index. The planner does not
+    see that filtering the table row by row means detoasting every tsvector (ten times the cost of
+    the bitmap scan for a common word), so sequential scans are switched off here, and index scans
+    too unless `ordered`: a cursor over documents in date order that checks a common word's
+    documents one by one is the fast start of a concordance's first page."""
     with guard(), conn.transaction():
         conn.execute("SET LOCAL enable_seqscan = off")
-        conn.execute("SET LOCAL enable_indexscan = off")
+        if not ordered:
+            conn.execute("SET LOCAL enable_indexscan = off")
         yield
 
 
@@ -388,7 +393,8 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
             yield from (found[i] for i in ids if i in found)
             first = 500
 
-    with fts_plan(conn) if tsquery else guard(), conn.transaction(), conn.cursor(name="research_ids") as cur:
+    with fts_plan(conn, ordered=True) if tsquery else guard(), conn.transaction(), \
+            conn.cursor(name="research_ids") as cur:
         cur.execute(ids_query, params)
         yield ordered(cur)
 
@@ -445,8 +451,9 @@ def period_of(period: str) -> str:
 
 def line_sources(conn, doc_ids: list[int]) -> tuple[dict, dict]:
     """Metadata of the documents, and their paragraphs (text, tokens, starts) in order, per document."""
-    meta = {r["doc_id"]: r for r in _dicts(conn, """
-        SELECT d.doc_id, d.title, coalesce(s.title, d.host) AS publication, d.published, d.harvest_time
+    meta = {r["doc_id"]: r for r in _dicts(conn, f"""
+        SELECT d.doc_id, d.title, coalesce(s.title, d.host) AS publication, d.published::text AS published,
+               {HARVEST_ISO} AS harvest_time
         FROM documents d LEFT JOIN host_status s ON s.host = d.host WHERE d.doc_id = ANY(%s)""", (doc_ids,))}
     paragraphs: dict[int, list] = {}
     for doc_id, text, tokens, starts in _all(conn, """
