@@ -48,7 +48,7 @@ def airflow_env(airflow_db, server_url, tmp_path_factory):
         "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS": "False",
         "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": ",".join(f"{u}:{role}" for u, (role, _) in USERS.items()),
         "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(passwords),
-        "AIRFLOW__API_AUTH__JWT_SECRET": "test-secret-" + uuid.uuid4().hex,
+        "AIRFLOW__API_AUTH__JWT_SECRET": "test-secret-" + uuid.uuid4().hex * 3,  # >= 64 bytes for HS512
     }
     with pytest.MonkeyPatch.context() as patch:
         for key, value in env.items():
@@ -63,7 +63,7 @@ def forged_jwt(username: str = "editor") -> str:
     now = datetime.now(timezone.utc)
     claims = {"sub": username, "role": "admin", "aud": "apache-airflow", "iat": now, "nbf": now,
               "exp": now + timedelta(hours=1), "jti": uuid.uuid4().hex}
-    return jwt.encode(claims, "not-airflows-secret", algorithm="HS512")
+    return jwt.encode(claims, "not-airflows-secret-" * 4, algorithm="HS512")
 
 
 def login(client, user: str) -> str:
