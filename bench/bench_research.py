@@ -24,9 +24,14 @@ How
     corpus as a real one does. The documents go in with COPY; the research index is built by
     ``research.refresh_index`` (timed).
 
-Run: ``.venv/bin/python bench/bench_research.py --docs 20000`` (then ``--docs 200000``);
-``--json FILE`` keeps the figures; ``--compare A.json B.json`` prints the growth between two runs
-and what it projects for 1.6 M and 30 M documents.
+    ``--replicate 10`` makes the 200k corpus from a kept 20k one (``--keep``) in SQL: the same
+    documents ten times over with new ids and publication dates drawn afresh, their index rows
+    copied (the vocabulary stays the 20k corpus's); building 200k documents through Python would
+    take most of an hour on this machine, and the index build is timed at 20k anyway.
+
+Run: ``.venv/bin/python bench/bench_research.py --docs 20000 --keep --json 20k.json``, then
+``--docs 20000 --replicate 10 --json 200k.json``; ``--compare 20k.json 200k.json`` prints the growth
+between two runs and what it projects for 1.6 M and 30 M documents (t ∝ N^b, b from the two runs).
 """
 
 from __future__ import annotations
@@ -214,7 +219,7 @@ def replicate(server: str, source: str, target: str, url: str, times: int) -> di
                     n_paragraphs, n_tokens, warc_file, record_offset, record_length, record_id, crawl_job, page_type)
                 SELECT doc_id + {shift}, text_sha1 || '-{k}', host, url_path || '-{k}', url || '-{k}', title, p,
                        p + interval '12 hours' + (random() * interval '3 days'), language, n_paragraphs, n_tokens,
-                       warc_file, record_offset + {shift} * 1000, record_length,
+                       warc_file, record_offset + {shift * 1000}, record_length,
                        '<urn:uuid:bench-' || (doc_id + {shift}) || '>', crawl_job, page_type
                 FROM (SELECT *, DATE '2015-01-01' + floor(random() * 3652)::int AS p FROM documents WHERE {scale}
                       AND doc_id < 10001000000) x""")

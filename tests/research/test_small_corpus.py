@@ -124,3 +124,24 @@ def test_research_commands(corpus_db, capsys):
     code, out, err = run_cli(capsys, "research", "conc", "x", "--before", "20", "--after", "20")
     assert code == 2 and err.startswith("error: window:")
     assert json.loads(run_cli(capsys, "research", "summary")[1])["texts"] == 2
+
+
+def test_concurrent_refreshes_wait_for_each_other(corpus_db):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {i: [f"ord{i} felles tekst", "og litt til"] for i in range(1, 2501)})
+        conn.commit()
+
+    def refresh(_):
+        with db.connect(corpus_db) as conn:
+            return research.refresh_index(conn)
+
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = list(pool.map(refresh, range(2)))
+    assert sorted(o["indexed"] for o in outcomes) == [0, 2500]
+    with research.connect(corpus_db) as conn:
+        assert research.frequencies(conn, words=["felles", "ord7"]) == [
+            {"word": "felles", "count": 2500, "per_million": pytest.approx(2500 / 15000 * 1e6)},
+            {"word": "ord7", "count": 1, "per_million": pytest.approx(1 / 15000 * 1e6)}]
+        assert conn.execute("SELECT count(*) FROM collection_versions").fetchone()[0] == 1

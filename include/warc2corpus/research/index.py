@@ -94,6 +94,7 @@ def refresh_index(conn) -> dict:
         version = store.add_version(conn) if indexed or removed else None
         conn.commit()
     finally:
+        conn.rollback()             # after a failure the transaction is aborted; after success, a no-op
         store.unlock_refresh(conn)
         conn.commit()
     return {"indexed": indexed, "removed": removed, "version": version}
