@@ -11,6 +11,7 @@ more than ``max_requests`` requests are in flight, or no database connection fre
 ``wait_seconds``, the answer is 503 with ``Retry-After``. Who may do what: :mod:`.auth`.
 """
 
+import asyncio
 import contextlib
 import os
 import threading
@@ -111,6 +112,8 @@ class Database:
         self._lock = threading.Lock()
         self._url: str | None = None
         self._pool = None
+        self._semaphore: asyncio.Semaphore | None = None
+        self._loop = None
 
     def url(self) -> str:
         with self._lock:
@@ -132,15 +135,37 @@ class Database:
                                             open=True)
             return self._pool
 
-    @contextlib.contextmanager
-    def reading(self):
-        from psycopg_pool import PoolTimeout, TooManyRequests
+    def _slots(self) -> asyncio.Semaphore:
+        """At most ``connections`` requests hold or wait for a pooled connection; the others wait here, on the
+        event loop, not in a worker thread (threads blocked waiting for the pool would starve the threads
+        that hold its connections). One semaphore per event loop."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._semaphore, self._loop = asyncio.Semaphore(self.settings.connections), loop
+        return self._semaphore
 
+    @contextlib.asynccontextmanager
+    async def session(self):
+        """A pooled research session for one request; Overloaded when none frees up within wait_seconds."""
+        from psycopg_pool import PoolTimeout
+
+        slots = self._slots()
         try:
-            with self.pool().connection() as conn:
+            await asyncio.wait_for(slots.acquire(), self.settings.wait_seconds)
+        except TimeoutError:
+            raise Overloaded() from None
+        try:
+            pool = await run_in_threadpool(self.pool)
+            try:
+                conn = await run_in_threadpool(pool.getconn)
+            except PoolTimeout as exc:  # the server too slow to give new connections
+                raise Overloaded() from exc
+            try:
                 yield conn
-        except (PoolTimeout, TooManyRequests) as exc:
-            raise Overloaded(str(exc)) from exc
+            finally:
+                await run_in_threadpool(pool.putconn, conn)
+        finally:
+            slots.release()
 
     @contextlib.contextmanager
     def writing(self):
@@ -378,10 +403,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- who --------------------------------------------------------------------------------------
 
     async def _token(credential: str, *, change: bool) -> auth.Principal:
-        def look_up():
-            with database.reading() as conn:
-                return auth.find_token(conn, credential)
-        return auth.token_principal(await run_in_threadpool(look_up), change=change)
+        async with database.session() as conn:
+            found = await run_in_threadpool(auth.find_token, conn, credential)
+        return auth.token_principal(found, change=change)
 
     async def reader(request: Request, _=Depends(bearer_scheme)) -> auth.Principal | None:
         if not settings.require_token:
@@ -401,8 +425,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise auth.unauthenticated("changes need an API token of scope admin: Authorization: Bearer w2c_...")
         return await _token(credential, change=True)
 
-    def read_conn():
-        with database.reading() as conn:
+    async def read_conn():
+        async with database.session() as conn:
             yield conn
 
     def write_conn():
@@ -468,12 +492,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if len(data) > MAX_UPLOAD_BYTES:
             return JSONResponse({"detail": f"the file is larger than {MAX_UPLOAD_BYTES // 2**20} MB",
                                  "param": "file"}, status_code=413)
-
-        def save_ids():  # parsing a workbook and the query both off the event loop
-            ids = research.read_id_file(data, file.filename or "")
-            with database.reading() as conn:
-                return research.corpus_from_ids(conn, ids, name=name)
-        return JSONResponse(await run_in_threadpool(save_ids), status_code=201)
+        ids = await run_in_threadpool(research.read_id_file, data, file.filename or "")  # off the event loop
+        async with database.session() as conn:
+            made = await run_in_threadpool(research.corpus_from_ids, conn, ids, name=name)
+        return JSONResponse(made, status_code=201)
 
     @app.get("/corpora/{corpus_id}", tags=["corpora"], dependencies=[Reader],
              summary="A saved corpus: definition, size, collection version, when")
