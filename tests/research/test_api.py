@@ -522,5 +522,6 @@ def test_requests_in_flight_beyond_the_worker_threads_all_get_a_connection(demo_
     with serve(demo_url, tmp_path / "serve.log", max_requests="64", connections="4", wait_seconds="60") as (base, _):
         answers = asyncio.run(_burst(base, "/corpus/concordance", {"query": "og", "limit": 50}))
     statuses = collections.Counter(a.status_code for a in answers)
+    print(f"burst of 100, 64 in flight, 4 connections: {dict(statuses)}")
     assert set(statuses) <= {200, 503} and statuses[200] >= 64, statuses
     assert all("requests in flight" in a.json()["detail"] for a in answers if a.status_code == 503)
