@@ -328,16 +328,21 @@ def trend(conn, terms, *, corpus=None, period="year", date_field="published", sp
         raise BadRequest("split", f"'publication', 'language' or nothing, not {split!r}")
     patterns = [(term, parse_pattern(term, "terms")) for term in terms]
     scope = scope_ids(conn, corpus)
-    totals = {(p, s): int(w) for p, s, w in store.trend_totals(conn, scope, period, date_field, split)}
-    out = []
+    totals = None
+    per_term = []
     for term, pattern in patterns:
         counts: dict[tuple, int] = {}
         sets = _item_sets(conn, pattern, "terms")
         if sets is not None and len(sets) == 1:
             ids = sets[0].tolist()
-            for p, s, c in store.trend_counts(conn, ids, tsquery(pattern), scope, period, date_field, split,
-                                              store.is_common(conn, ids, COMMON_SHARE)):
+            common = store.is_common(conn, ids, COMMON_SHARE)
+            for p, s, c, words in store.trend_counts(conn, ids, tsquery(pattern), scope, period, date_field,
+                                                     split, common):
                 counts[(p, s)] = int(c or 0)
+                if common and totals is None:
+                    totals = {}
+                if common and words is not None:
+                    totals.setdefault((p, s), int(words))
         elif sets is not None:
             extra = (date_field,) + ((split,) if split else ())
             with store.stream_seqs(conn, scope, tsquery(pattern, phrases=False), extra=extra) as rows:
@@ -348,6 +353,11 @@ def trend(conn, terms, *, corpus=None, period="year", date_field="published", sp
                     if hits:
                         key = (when.strftime(PERIOD_FORMATS[period]), rest[0] if rest else None)
                         counts[key] = counts.get(key, 0) + hits
+        per_term.append((term, counts))
+    if totals is None:
+        totals = {(p, s): int(w) for p, s, w in store.trend_totals(conn, scope, period, date_field, split)}
+    out = []
+    for term, counts in per_term:
         for (p, s), words in sorted(totals.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
             row = {"term": term, "period": p}
             if split:

@@ -24,10 +24,10 @@ METADATA = f"""d.doc_id, d.record_id, d.title, coalesce(s.title, d.host) AS publ
     d.warc_file, d.record_offset, d.record_length"""
 ORDERS = {
     "date": sql.SQL("coalesce(d.published, (d.harvest_time AT TIME ZONE 'UTC')::date), d.doc_id"),
-    "random": sql.SQL("md5({seed} || ':' || d.doc_id::text), d.doc_id"),
+    "random": sql.SQL("hashint8extended(d.doc_id, {seed}), d.doc_id"),   # stable: hash partitioning relies on it
 }
 PERIODS = {"year": "YYYY", "month": "YYYY-MM"}
-DATE_FIELDS = {"published": sql.SQL("d.published"),
+DATE_FIELDS = {"published": sql.SQL("d.published::timestamp"),
                "harvest": sql.SQL("(d.harvest_time AT TIME ZONE 'UTC')")}
 SPLITS = {"publication": sql.SQL("coalesce(s.title, d.host)"), "language": sql.SQL("d.language")}
 
@@ -216,7 +216,7 @@ def filter_where(conn, flt: CorpusFilter, tsquery: str | None) -> tuple[sql.Comp
 
 
 def _order(flt: CorpusFilter) -> sql.Composable:
-    return ORDERS[flt.order].format(seed=sql.Literal(str(flt.seed)))
+    return ORDERS[flt.order].format(seed=sql.Literal(int(flt.seed or 0)))
 
 
 def corpus_rows(conn, flt: CorpusFilter, tsquery: str | None) -> list[dict]:
@@ -366,7 +366,7 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
         order = "random"
     order_sql = sql.SQL("")
     if order:
-        order_sql = sql.SQL(" ORDER BY ") + ORDERS[order].format(seed=sql.Literal(str(seed or 0)))
+        order_sql = sql.SQL(" ORDER BY ") + ORDERS[order].format(seed=sql.Literal(int(seed or 0)))
     limit_sql = sql.SQL(" LIMIT {}").format(sql.Literal(int(sample))) if sample is not None else sql.SQL("")
     columns = sql.SQL(", ").join([sql.SQL("r.doc_id"), sql.SQL("r.seq"), *(EXTRA[e] for e in extra)])
     if not order:
@@ -409,21 +409,32 @@ EXTRA = {
 
 def trend_counts(conn, ids: list[int], tsquery: str, doc_ids, period: str, date_field: str, split,
                  common: bool) -> list[tuple]:
-    """(period, split or None, occurrences) of the word ids, per period of the date field. A common
-    word is counted over every row (no index: most rows hold it); others through the GIN index."""
+    """(period, split or None, occurrences, words) of the word ids per period of the date field.
+    A common word is counted over every row in one pass with the words (no index: most rows hold
+    it; words are then those of every document); others through the GIN index (words: None)."""
     scope, params = _scope(doc_ids)
-    split_sql = SPLITS[split] if split else sql.SQL("NULL::text")
-    candidates = sql.SQL("") if common else \
-        sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery) AND ")
-    query = sql.SQL("""
-        SELECT to_char({date}, {fmt}) AS period, {split} AS split, sum({occurrences})
-        FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
-        WHERE {candidates}{date} IS NOT NULL AND {scope} GROUP BY 1, 2""").format(
-        date=DATE_FIELDS[date_field], fmt=sql.Literal(PERIODS[period]), split=split_sql, scope=scope,
-        occurrences=_occurrences(ids), candidates=candidates)
     if common:
-        return _all(conn, query, [_ids_param(ids), *params])
-    return _all_fts(conn, query, [_ids_param(ids), tsquery, *params])
+        columns = sql.Composed([sql.SQL("sum({}) AS c0").format(_occurrences(ids)), sql.SQL(", sum(r.words) AS c1")])
+        query = sql.SQL("""
+            SELECT to_char(t.p, {fmt}), t.split, t.c0, t.c1
+            FROM (SELECT date_trunc({unit}, {date}) AS p, {split} AS split, {columns}
+                  FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
+                  WHERE {scope} AND {date} IS NOT NULL GROUP BY 1, 2) t""")
+        params = [_ids_param(ids), *params]
+        runner = _all
+    else:
+        columns = sql.SQL("sum({}) AS c0, NULL::bigint AS c1").format(_occurrences(ids))
+        query = sql.SQL("""
+            SELECT to_char(t.p, {fmt}), t.split, t.c0, t.c1
+            FROM (SELECT date_trunc({unit}, {date}) AS p, {split} AS split, {columns}
+                  FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
+                  WHERE d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)
+                    AND {scope} AND {date} IS NOT NULL GROUP BY 1, 2) t""")
+        params = [_ids_param(ids), tsquery, *params]
+        runner = _all_fts
+    query = query.format(fmt=sql.Literal(PERIODS[period]), unit=sql.Literal(period), date=DATE_FIELDS[date_field],
+                         split=SPLITS[split] if split else sql.SQL("NULL::text"), columns=columns, scope=scope)
+    return runner(conn, query, params)
 
 
 def is_common(conn, ids: list[int], share: float) -> bool:
@@ -433,16 +444,33 @@ def is_common(conn, ids: list[int], share: float) -> bool:
     return row[1] is not None and row[0] > share * row[1]
 
 
+_totals_cache: dict[tuple, list[tuple]] = {}
+
+
 def trend_totals(conn, doc_ids, period: str, date_field: str, split) -> list[tuple]:
-    """(period, split or None, words) of the scope."""
+    """(period, split or None, words) of the scope. The whole collection's are kept per process
+    until the collection version or a withdrawal changes them."""
+    key = None
+    if doc_ids is None:
+        key = (conn.info.dsn, period, date_field, split, *_all(conn, """
+            SELECT (SELECT max(version) FROM collection_versions), count(*), max(withdrawn_at)
+            FROM documents WHERE withdrawn""")[0])
+        if key in _totals_cache:
+            return _totals_cache[key]
     scope, params = _scope(doc_ids)
-    split_sql = SPLITS[split] if split else sql.SQL("NULL::text")
     query = sql.SQL("""
-        SELECT to_char({date}, {fmt}) AS period, {split} AS split, sum(r.words)
-        FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
-        WHERE {date} IS NOT NULL AND {scope} GROUP BY 1, 2""").format(
-        date=DATE_FIELDS[date_field], fmt=sql.Literal(PERIODS[period]), split=split_sql, scope=scope)
-    return _all(conn, query, params)
+        SELECT to_char(t.p, {fmt}), t.split, t.words
+        FROM (SELECT date_trunc({unit}, {date}) AS p, {split} AS split, sum(r.words) AS words
+              FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
+              WHERE {scope} AND {date} IS NOT NULL GROUP BY 1, 2) t""").format(
+        fmt=sql.Literal(PERIODS[period]), unit=sql.Literal(period), date=DATE_FIELDS[date_field],
+        split=SPLITS[split] if split else sql.SQL("NULL::text"), scope=scope)
+    rows = _all(conn, query, params)
+    if key is not None:
+        if len(_totals_cache) > 64:
+            _totals_cache.clear()
+        _totals_cache[key] = rows
+    return rows
 
 
 def period_of(period: str) -> str:
