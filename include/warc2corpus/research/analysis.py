@@ -121,7 +121,7 @@ def _count_hits(conn, pattern: Pattern, sets, scope) -> int:
             return sum(store.collection_counts(conn, ids).values())
         return store.sum_counts(conn, scope, ids, tsquery(pattern))
     total = 0
-    with store.stream_seqs(conn, scope, tsquery(pattern, phrases=False)) as rows:
+    with store.stream_seqs(conn, scope, tsquery(pattern)) as rows:
         for _, arr, _ in _batches(rows):
             total += len(_match(arr, sets))
     return total
@@ -163,7 +163,7 @@ def concordance(conn, query, *, corpus=None, before=10, after=10, limit=50, offs
         return {"total": 0, "lines": []}
     total = _count_hits(conn, pattern, sets, scope)
     picks, skip = [], offset
-    with store.stream_seqs(conn, scope, tsquery(pattern, phrases=False),
+    with store.stream_seqs(conn, scope, tsquery(pattern),
                            order="date" if seed is None else "random", seed=seed) as rows:
         for doc_id, seq in rows:
             arr = np.frombuffer(seq, dtype="<i4")
@@ -345,7 +345,7 @@ def trend(conn, terms, *, corpus=None, period="year", date_field="published", sp
                     totals.setdefault((p, s), int(words))
         elif sets is not None:
             extra = (date_field,) + ((split,) if split else ())
-            with store.stream_seqs(conn, scope, tsquery(pattern, phrases=False), extra=extra) as rows:
+            with store.stream_seqs(conn, scope, tsquery(pattern), extra=extra) as rows:
                 for doc_id, seq, when, *rest in rows:
                     if when is None:
                         continue
@@ -414,7 +414,7 @@ def collocations(conn, query, *, corpus=None, before=5, after=5, reference="coll
     k = len(sets)
     offsets = np.r_[np.arange(-before, 0), np.arange(k, k + after)]
     coll, freq, words, hits_total = _Accumulator(), _Accumulator(), 0, 0
-    with store.stream_seqs(conn, scope, tsquery(pattern, phrases=False), sample=sample, seed=seed) as rows:
+    with store.stream_seqs(conn, scope, tsquery(pattern), sample=sample, seed=seed) as rows:
         for _, arr, _ in _batches(rows):
             ids = arr[arr >= 0]
             words += len(ids)

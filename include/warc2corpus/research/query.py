@@ -194,19 +194,16 @@ def _quote(word: str) -> str:
     return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def tsquery(tree, *, phrases: bool = True) -> str:
-    """The tree as PostgreSQL tsquery text. phrases=False relaxes phrases to AND (a superset, for
-    candidates that are checked exactly afterwards)."""
+def tsquery(tree) -> str:
+    """The tree as PostgreSQL tsquery text (phrases with <->: adjacent positions)."""
     if isinstance(tree, Pattern):
         items = [_quote(i.text) + (":*" if i.prefix else "") for i in tree.items]
-        if len(items) == 1:
-            return items[0]
-        return "(" + (" <-> " if phrases else " & ").join(items) + ")"
+        return items[0] if len(items) == 1 else "(" + " <-> ".join(items) + ")"
     if isinstance(tree, And):
-        return "(" + " & ".join(tsquery(p, phrases=phrases) for p in tree.parts) + ")"
+        return "(" + " & ".join(tsquery(p) for p in tree.parts) + ")"
     if isinstance(tree, Or):
-        return "(" + " | ".join(tsquery(p, phrases=phrases) for p in tree.parts) + ")"
-    return "!" + tsquery(tree.part, phrases=phrases)
+        return "(" + " | ".join(tsquery(p) for p in tree.parts) + ")"
+    return "!" + tsquery(tree.part)
 
 
 # ---------------------------------------------------------------------------------------------
