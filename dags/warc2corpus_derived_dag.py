@@ -1,6 +1,7 @@
 """What is derived from the corpus, once per update of the corpus asset (not once per crawl job):
 train_naturalness (a new model of natural text when the corpus has grown enough) and, beside it,
-find_near_duplicates (signatures of the new documents, the clusters they join).
+find_near_duplicates (signatures of the new documents, the clusters they join), and index_research
+(the research index takes in what was loaded).
 Thin by design: every task hands its work to ``warc2corpus.tasks``.
 """
 
@@ -28,6 +29,13 @@ def find_near_duplicates():
     return tasks.find_near_duplicates()
 
 
+@task
+def index_research():
+    from warc2corpus import tasks
+
+    return tasks.index_research()
+
+
 with DAG(
     dag_id="warc2corpus_derived",
     description="Models and indexes derived from the warc2corpus corpus, after each update of it",
@@ -41,3 +49,4 @@ with DAG(
 ) as dag:
     train_naturalness()
     find_near_duplicates()
+    index_research()

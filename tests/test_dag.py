@@ -79,7 +79,7 @@ def test_derived_steps_run_from_the_corpus_asset():
     spec.loader.exec_module(module)
     derived = module.dag
     assert derived.timetable.asset_condition.objects == (Asset(CORPUS_ASSET),)
-    assert set(derived.task_ids) == {"train_naturalness", "find_near_duplicates"}
+    assert set(derived.task_ids) == {"train_naturalness", "find_near_duplicates", "index_research"}
     assert derived.max_active_runs == 1
 
 

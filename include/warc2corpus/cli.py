@@ -465,6 +465,12 @@ def build_parser() -> argparse.ArgumentParser:
     from warc2corpus import cli_publications  # publications list/show/review/import/export, autocat-eval
 
     cli_publications.add_commands(commands)
+    from warc2corpus import cli_research  # research index/summary/conc/freq
+
+    cli_research.add_commands(commands)
+    from warc2corpus import cli_api  # serve (the research API standalone), tokens
+
+    cli_api.add_commands(commands)
     return parser
 
 

@@ -507,6 +507,17 @@ def find_near_duplicates() -> dict:
         return near_duplicates.refresh(conn)
 
 
+def index_research() -> dict:
+    """After loading: the research index takes in the new documents and drops the removed ones
+    (``research.refresh_index``)."""
+    from warc2corpus import research
+
+    with db.connect() as conn:
+        outcome = research.refresh_index(conn)
+    log.info("research index: %s", outcome)
+    return outcome
+
+
 # ---------------------------------------------------------------------------------------------
 # All stages in one process (the `warc2corpus run` command)
 # ---------------------------------------------------------------------------------------------
@@ -562,4 +573,5 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
         staging.remove(run_prefix)
     train_naturalness()
     find_near_duplicates()
+    index_research()
     return skipped + results

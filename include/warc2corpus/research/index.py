@@ -1,0 +1,100 @@
+"""The research index, derived from `paragraphs` (see migration 0008 for what each column holds).
+
+A token is matched by its lowercase form; a word is a token holding a letter or a digit. In
+``seq`` a word is its id (>= 0), another token (punctuation) is ``-(id + 2)``, and -1 stands
+between paragraphs, so no phrase, window or bigram ever spans two paragraphs. Token positions in
+``fts`` are positions in ``seq`` plus one: the separator keeps paragraphs apart for phrases too.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+import numpy as np
+
+from warc2corpus.research import store
+from warc2corpus.research.query import is_word
+
+log = logging.getLogger(__name__)
+
+BATCH = 1000
+MAX_POSITION = 16383       # tsvector positions beyond are clamped by PostgreSQL
+MAX_POSITIONS = 256        # positions kept per lexeme by tsvector
+MAX_LEXEME_BYTES = 2000    # tsvector's limit is 2047 bytes
+MAX_TSVECTOR_CHARS = 900_000
+
+
+def _tsquote(word: str) -> str:
+    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _document(paragraphs: list[list[str]], code: dict[str, int], lexeme: dict[int, str]) -> tuple:
+    """(words, fts text, terms, counts, seq bytes) of one document. code: token -> its id (words)
+    or -(id + 2) (other tokens); lexeme: word id -> its quoted tsvector lexeme (None: too long)."""
+    seq: list[int] = []
+    for n, tokens in enumerate(paragraphs):
+        if n:
+            seq.append(-1)
+        seq.extend(map(code.__getitem__, tokens))
+    arr = np.asarray(seq, dtype="<i4")
+    positions = np.flatnonzero(arr >= 0)
+    ids = arr[positions]
+    order = np.argsort(ids, kind="stable")
+    ids, positions = ids[order], np.minimum(positions[order] + 1, MAX_POSITION)
+    terms, firsts, counts = np.unique(ids, return_index=True, return_counts=True)
+    pos_list = positions.tolist()
+    parts = []
+    for term, first, count in zip(terms.tolist(), firsts.tolist(), counts.tolist()):
+        quoted = lexeme[term]
+        if quoted is not None:
+            parts.append(quoted + ":" + ",".join(map(str, pos_list[first:first + min(count, MAX_POSITIONS)])))
+    fts = " ".join(parts)
+    if len(fts) > MAX_TSVECTOR_CHARS:   # beyond tsvector's 1 MB: the words without positions
+        fts = " ".join(lexeme[t] for t in terms.tolist() if lexeme[t] is not None)
+    return len(ids), fts, terms.tolist(), counts.tolist(), arr.tobytes()
+
+
+def refresh_index(conn) -> dict:
+    """Index the documents not indexed yet and drop the rows of documents that are gone; a new
+    collection version when anything changed. Idempotent; concurrent calls wait for each other."""
+    store.lock_refresh(conn)
+    conn.commit()
+    try:
+        removed = store.drop_stale(conn)
+        conn.commit()
+        indexed = 0
+        while True:
+            doc_ids = store.pending_documents(conn, BATCH)
+            if not doc_ids:
+                break
+            docs: dict[int, list[list[str]]] = {d: [] for d in doc_ids}
+            originals: set[str] = set()
+            for doc_id, tokens in store.paragraph_tokens(conn, doc_ids):
+                docs[doc_id].append(tokens)
+                originals.update(tokens)
+            lower = {t: t.lower() for t in originals}
+            vocabulary = sorted(set(lower.values()))
+            ids = store.lexicon_ids(conn, vocabulary, [is_word(w) for w in vocabulary])
+            code = {t: ids[low] if is_word(low) else -(ids[low] + 2) for t, low in lower.items()}
+            lexeme = {ids[w]: (_tsquote(w) if len(w.encode("utf-8")) <= MAX_LEXEME_BYTES else None)
+                      for w in vocabulary if is_word(w)}
+            rows, totals = [], Counter()
+            for doc_id, paragraphs in docs.items():
+                words, fts, terms, counts, seq = _document(paragraphs, code, lexeme)
+                rows.append((doc_id, words, fts, terms, counts, seq))
+                totals.update(dict(zip(terms, counts)))
+            store.insert_documents(conn, rows)
+            store.add_totals(conn, list(totals), list(totals.values()))
+            conn.commit()
+            indexed += len(rows)
+            log.info("research index: %d documents indexed", indexed)
+        if indexed:
+            store.merge_pending(conn)
+        version = store.add_version(conn) if indexed or removed else None
+        conn.commit()
+    finally:
+        conn.rollback()             # after a failure the transaction is aborted; after success, a no-op
+        store.unlock_refresh(conn)
+        conn.commit()
+    return {"indexed": indexed, "removed": removed, "version": version}

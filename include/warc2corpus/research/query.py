@@ -1,0 +1,316 @@
+"""The corpus filter and the full-text query language.
+
+Queries match the lowercase tokens of the paragraphs (nb-tokenizer's tokens); only words count,
+that is tokens holding a letter or a digit. The language: ``word``, ``"a phrase"``, ``prefix*``
+(also inside phrases), ``AND``, ``OR``, ``NOT`` (upper case) and parentheses; terms side by side
+mean AND. ``NOT`` binds tighter than ``AND``, which binds tighter than ``OR``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import date
+
+from warc2corpus.tokens import tokenize
+
+MAX_LIMIT = 100_000
+DEFAULT_LIMIT = 1000
+MAX_QUERY_TERMS = 50
+
+
+class BadRequest(ValueError):
+    """Bad input; ``param`` names the offending parameter."""
+
+    def __init__(self, param: str, message: str):
+        super().__init__(f"{param}: {message}")
+        self.param = param
+        self.message = message
+
+
+class NotFound(LookupError):
+    """Something asked for does not exist; ``what`` says what."""
+
+    def __init__(self, what: str):
+        super().__init__(what)
+        self.what = what
+
+
+class QueryTimeout(RuntimeError):
+    """PostgreSQL cancelled the query at the statement timeout."""
+
+
+def is_word(token: str) -> bool:
+    """A word is a token holding a letter or a digit."""
+    return any(ch.isalnum() for ch in token)
+
+
+# ---------------------------------------------------------------------------------------------
+# The query language
+# ---------------------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Item:
+    """One token of a pattern: a lowercase word, or a prefix when ``prefix`` is set."""
+    text: str
+    prefix: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Pattern:
+    """Consecutive tokens: a word, a prefix or a phrase."""
+    items: tuple[Item, ...]
+
+    def words(self) -> int:
+        return len(self.items)
+
+
+@dataclasses.dataclass(frozen=True)
+class And:
+    parts: tuple
+
+
+@dataclasses.dataclass(frozen=True)
+class Or:
+    parts: tuple
+
+
+@dataclasses.dataclass(frozen=True)
+class Not:
+    part: object
+
+
+_LEX = re.compile(r'\s*(?:(?P<quote>"[^"]*"?)|(?P<paren>[()])|(?P<word>[^\s()"]+))')
+
+
+def _pattern(text: str, param: str) -> Pattern:
+    items = []
+    for raw in text.split():
+        prefix = raw.endswith("*")
+        core = raw.rstrip("*")
+        if "*" in core:
+            raise BadRequest(param, f"'*' only ends a prefix: {raw!r}")
+        toks = [t.lower() for t in tokenize(core)[0]]
+        if not toks or not all(is_word(t) for t in toks):
+            raise BadRequest(param, f"not a word: {raw!r}")
+        if prefix and len(toks) > 1:
+            raise BadRequest(param, f"a prefix is one word: {raw!r}")
+        items.extend(Item(t) for t in toks[:-1])
+        items.append(Item(toks[-1], prefix))
+    if not items:
+        raise BadRequest(param, "empty phrase")
+    return Pattern(tuple(items))
+
+
+def parse_query(text, param: str = "text"):
+    """The query as a tree of Pattern / And / Or / Not; BadRequest(param) when malformed."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest(param, "an empty query")
+    tokens = []
+    pos = 0
+    while pos < len(text):
+        m = _LEX.match(text, pos)
+        if not m or m.end() == pos:
+            break
+        pos = m.end()
+        if m.group("quote") is not None:
+            q = m.group("quote")
+            if len(q) < 2 or not q.endswith('"'):
+                raise BadRequest(param, "a phrase's closing quote is missing")
+            tokens.append(("pat", _pattern(q[1:-1], param)))
+        elif m.group("paren"):
+            tokens.append((m.group("paren"), None))
+        else:
+            w = m.group("word")
+            if w in ("AND", "OR", "NOT"):
+                tokens.append((w, None))
+            else:
+                tokens.append(("pat", _pattern(w, param)))
+    if sum(1 for kind, _ in tokens if kind == "pat") > MAX_QUERY_TERMS:
+        raise BadRequest(param, f"more than {MAX_QUERY_TERMS} terms")
+    at = 0
+
+    def peek():
+        return tokens[at][0] if at < len(tokens) else None
+
+    def take():
+        nonlocal at
+        at += 1
+        return tokens[at - 1]
+
+    def or_expr():
+        parts = [and_expr()]
+        while peek() == "OR":
+            take()
+            parts.append(and_expr())
+        return parts[0] if len(parts) == 1 else Or(tuple(parts))
+
+    def and_expr():
+        parts = [not_expr()]
+        while peek() in ("AND", "NOT", "pat", "("):
+            if peek() == "AND":
+                take()
+            parts.append(not_expr())
+        return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+    def not_expr():
+        if peek() == "NOT":
+            take()
+            return Not(not_expr())
+        return atom()
+
+    def atom():
+        kind = peek()
+        if kind == "pat":
+            return take()[1]
+        if kind == "(":
+            take()
+            inner = or_expr()
+            if peek() != ")":
+                raise BadRequest(param, "a closing parenthesis is missing")
+            take()
+            return inner
+        raise BadRequest(param, f"a term was expected, not {kind or 'the end'}")
+
+    tree = or_expr()
+    if at != len(tokens):
+        raise BadRequest(param, f"unexpected {tokens[at][0]!r}")
+    return tree
+
+
+def parse_pattern(text, param: str = "query") -> Pattern:
+    """A concordance, trend or collocation query: a word, prefix* or phrase (quoted or not; no AND/OR/NOT)."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest(param, "an empty query")
+    if not re.search(r'["()]|\b(AND|OR|NOT)\b', text):
+        return _pattern(text, param)      # words side by side: a phrase
+    tree = parse_query(text, param)
+    if not isinstance(tree, Pattern):
+        raise BadRequest(param, "a word, a prefix* or a phrase is expected here, not AND/OR/NOT")
+    return tree
+
+
+def _quote(word: str) -> str:
+    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def tsquery(tree) -> str:
+    """The tree as PostgreSQL tsquery text (phrases with <->: adjacent positions)."""
+    if isinstance(tree, Pattern):
+        items = [_quote(i.text) + (":*" if i.prefix else "") for i in tree.items]
+        return items[0] if len(items) == 1 else "(" + " <-> ".join(items) + ")"
+    if isinstance(tree, And):
+        return "(" + " & ".join(tsquery(p) for p in tree.parts) + ")"
+    if isinstance(tree, Or):
+        return "(" + " | ".join(tsquery(p) for p in tree.parts) + ")"
+    return "!" + tsquery(tree.part)
+
+
+# ---------------------------------------------------------------------------------------------
+# The corpus filter
+# ---------------------------------------------------------------------------------------------
+
+PAGE_TYPES = ("article", "front_or_section", "other")
+
+
+def _list(mapping, key) -> list[str]:
+    value = mapping.get(key)
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise BadRequest(key, "a list of non-empty strings is expected")
+    return [v.strip() for v in value]
+
+
+def _date(mapping, key) -> str | None:
+    value = mapping.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, date):
+        return value.isoformat()[:10]
+    try:
+        return date.fromisoformat(str(value)).isoformat()
+    except ValueError:
+        raise BadRequest(key, f"not an ISO date (YYYY-MM-DD): {value!r}") from None
+
+
+def _int(mapping, key, default, lo, hi):
+    value = mapping.get(key, default)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+        if isinstance(value, float) and number != value:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise BadRequest(key, f"not an integer: {value!r}") from None
+    if lo is not None and number < lo or hi is not None and number > hi:
+        raise BadRequest(key, f"must lie between {lo} and {hi}, not {number}")
+    return number
+
+
+@dataclasses.dataclass(frozen=True)
+class CorpusFilter:
+    publications: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
+    counties: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    harvest_from: str | None = None
+    harvest_to: str | None = None
+    published_from: str | None = None
+    published_to: str | None = None
+    page_types: tuple[str, ...] = ("article",)
+    text: str | None = None
+    limit: int = DEFAULT_LIMIT
+    order: str = "date"
+    seed: int | None = None
+
+    FIELDS = ("publications", "places", "counties", "languages", "harvest_from", "harvest_to",
+              "published_from", "published_to", "page_types", "text", "limit", "order", "seed")
+
+    @classmethod
+    def from_params(cls, mapping) -> "CorpusFilter":
+        """Validated filter from a mapping of the FIELDS; BadRequest names the bad parameter."""
+        unknown = sorted(set(mapping) - set(cls.FIELDS))
+        if unknown:
+            raise BadRequest(unknown[0], f"unknown parameter (known: {', '.join(cls.FIELDS)})")
+        page_types = _list(mapping, "page_types") or ["article"]
+        for p in page_types:
+            if p not in PAGE_TYPES:
+                raise BadRequest("page_types", f"unknown page type {p!r} (known: {', '.join(PAGE_TYPES)})")
+        text = mapping.get("text")
+        if text is not None and text != "":
+            if not isinstance(text, str):
+                raise BadRequest("text", "a query string is expected")
+            parse_query(text, "text")
+        else:
+            text = None
+        order = mapping.get("order") or "date"
+        if order not in ("date", "random"):
+            raise BadRequest("order", f"'date' or 'random', not {order!r}")
+        seed = _int(mapping, "seed", None, -2**31, 2**31 - 1)
+        flt = cls(
+            publications=tuple(_list(mapping, "publications")),
+            places=tuple(_list(mapping, "places")),
+            counties=tuple(_list(mapping, "counties")),
+            languages=tuple(_list(mapping, "languages")),
+            harvest_from=_date(mapping, "harvest_from"), harvest_to=_date(mapping, "harvest_to"),
+            published_from=_date(mapping, "published_from"), published_to=_date(mapping, "published_to"),
+            page_types=tuple(page_types), text=text,
+            limit=_int(mapping, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT),
+            order=order, seed=seed if seed is not None or order != "random" else 0,
+        )
+        for lo, hi in (("harvest_from", "harvest_to"), ("published_from", "published_to")):
+            if getattr(flt, lo) and getattr(flt, hi) and getattr(flt, lo) > getattr(flt, hi):
+                raise BadRequest(lo, f"{lo} lies after {hi}")
+        return flt
+
+    def to_dict(self) -> dict:
+        """The definition as saved with a corpus (JSON-ready; from_params reads it back)."""
+        out = {}
+        for f in self.FIELDS:
+            v = getattr(self, f)
+            out[f] = list(v) if isinstance(v, tuple) else v
+        return out

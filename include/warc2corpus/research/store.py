@@ -1,0 +1,512 @@
+"""Every SQL statement of research access. Parameters always go as query parameters; the few
+pieces of SQL text chosen at run time (an ORDER BY, a period's format) come from fixed tables here.
+
+Withdrawn documents are left out by every query (``NOT d.withdrawn``); the derived tables keep
+their rows (a withdrawal can be undone) and the collection-wide totals subtract them."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator
+
+import psycopg
+from psycopg import sql
+
+from warc2corpus import db
+from warc2corpus.research.query import BadRequest, CorpusFilter, QueryTimeout
+
+REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a time
+
+# Dates as ISO text straight from PostgreSQL (UTC): no per-row conversion in Python.
+HARVEST_ISO = """to_char(d.harvest_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""
+METADATA = f"""d.doc_id, d.record_id, d.title, coalesce(s.title, d.host) AS publication, d.host, d.url,
+    {HARVEST_ISO} AS harvest_time, d.published::text AS published, d.language, s.place, s.county, r.words,
+    d.warc_file, d.record_offset, d.record_length"""
+ORDERS = {
+    "date": sql.SQL("coalesce(d.published, (d.harvest_time AT TIME ZONE 'UTC')::date), d.doc_id"),
+    "random": sql.SQL("hashint8extended(d.doc_id, {seed}), d.doc_id"),   # stable: hash partitioning relies on it
+}
+PERIODS = {"year": "YYYY", "month": "YYYY-MM"}
+DATE_FIELDS = {"published": sql.SQL("d.published::timestamp"),
+               "harvest": sql.SQL("(d.harvest_time AT TIME ZONE 'UTC')")}
+SPLITS = {"publication": sql.SQL("coalesce(s.title, d.host)"), "language": sql.SQL("d.language")}
+
+
+def connect(url: str | None = None, *, timeout_ms: int = 10000) -> psycopg.Connection:
+    """A read-only autocommit session whose statements stop after timeout_ms (QueryTimeout)."""
+    conn = db.connect(url)
+    conn.autocommit = True
+    conn.execute("SET default_transaction_read_only = on")
+    conn.execute(sql.SQL("SET statement_timeout = {}").format(sql.Literal(int(timeout_ms))))
+    conn.execute("SET work_mem = '32MB'")     # sorts of a common word's documents stay in memory
+    return conn
+
+
+@contextlib.contextmanager
+def guard():
+    """PostgreSQL's statement timeout as QueryTimeout."""
+    try:
+        yield
+    except psycopg.errors.QueryCanceled as exc:
+        raise QueryTimeout("the query ran longer than the statement timeout allows; narrow it "
+                           "(a corpus, a sample, rarer words)") from exc
+
+
+@contextlib.contextmanager
+def writing(conn: psycopg.Connection):
+    """A transaction that may write, also on a read-only research session."""
+    with guard(), conn.transaction():
+        conn.execute("SET TRANSACTION READ WRITE")
+        yield
+
+
+def _all(conn, query, params=()) -> list[tuple]:
+    with guard():
+        return conn.execute(query, params).fetchall()
+
+
+@contextlib.contextmanager
+def fts_plan(conn, *, ordered: bool = False):
+    """A transaction whose plans reach research_fts through its GIN index. The planner does not
+    see that filtering the table row by row means detoasting every tsvector (ten times the cost of
+    the bitmap scan for a common word), so sequential scans are switched off here, and index scans
+    too unless `ordered`: a cursor over documents in date order that checks a common word's
+    documents one by one is the fast start of a concordance's first page."""
+    with guard(), conn.transaction():
+        conn.execute("SET LOCAL enable_seqscan = off")
+        if not ordered:
+            conn.execute("SET LOCAL enable_indexscan = off")
+        yield
+
+
+def _all_fts(conn, query, params=()) -> list[tuple]:
+    with fts_plan(conn):
+        return conn.execute(query, params).fetchall()
+
+
+def _dicts(conn, query, params=()) -> list[dict]:
+    with guard(), conn.cursor(row_factory=psycopg.rows.dict_row) as cur:
+        return cur.execute(query, params).fetchall()
+
+
+# ---------------------------------------------------------------------------------------------
+# The index (refresh)
+# ---------------------------------------------------------------------------------------------
+
+def lock_refresh(conn) -> None:
+    conn.execute("SELECT pg_advisory_lock(%s)", (REFRESH_LOCK_ID,))
+
+
+def unlock_refresh(conn) -> None:
+    conn.execute("SELECT pg_advisory_unlock(%s)", (REFRESH_LOCK_ID,))
+
+
+def drop_stale(conn) -> int:
+    """Remove the index rows of documents that no longer exist, and their words from the totals."""
+    row = conn.execute(
+        """WITH gone AS (
+               DELETE FROM research_docs r WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.doc_id = r.doc_id)
+               RETURNING r.terms, r.counts),
+           agg AS (SELECT t, sum(c) AS c FROM gone, unnest(gone.terms, gone.counts) u(t, c) GROUP BY t),
+           upd AS (UPDATE research_lexicon l SET total = l.total - agg.c FROM agg WHERE l.word_id = agg.t)
+           SELECT count(*) FROM gone""").fetchone()
+    conn.execute("DELETE FROM research_fts f WHERE NOT EXISTS (SELECT 1 FROM research_docs r WHERE r.doc_id = f.doc_id)")
+    return row[0]
+
+
+def pending_documents(conn, batch: int) -> list[int]:
+    return [r[0] for r in conn.execute(
+        """SELECT d.doc_id FROM documents d
+           WHERE NOT EXISTS (SELECT 1 FROM research_docs r WHERE r.doc_id = d.doc_id)
+           ORDER BY d.doc_id LIMIT %s""", (batch,))]
+
+
+def paragraph_tokens(conn, doc_ids: list[int]) -> list[tuple[int, list[str]]]:
+    """(doc_id, tokens) of every paragraph of the documents, in document and paragraph order."""
+    return conn.execute("SELECT doc_id, tokens FROM paragraphs WHERE doc_id = ANY(%s) ORDER BY doc_id, seq",
+                        (doc_ids,)).fetchall()
+
+
+def lexicon_ids(conn, words: list[str], flags: list[bool]) -> dict[str, int]:
+    """The word ids of the words, new words added."""
+    conn.execute(
+        """INSERT INTO research_lexicon (word, is_word) SELECT * FROM unnest(%s::text[], %s::boolean[])
+           ON CONFLICT (word) DO NOTHING""", (words, flags))
+    return dict(conn.execute("SELECT word, word_id FROM research_lexicon WHERE word = ANY(%s)", (words,)))
+
+
+def insert_documents(conn, rows: list[tuple]) -> None:
+    """rows: (doc_id, words, fts text, terms, counts, seq bytes)."""
+    with conn.cursor() as cur:
+        with cur.copy("COPY research_docs (doc_id, words, terms, counts, seq) FROM STDIN") as copy:
+            for doc_id, words, _, terms, counts, seq in rows:
+                copy.write_row((doc_id, words, terms, counts, seq))
+        with cur.copy("COPY research_fts (doc_id, fts) FROM STDIN") as copy:
+            for doc_id, _, fts, *_ in rows:
+                copy.write_row((doc_id, fts))
+
+
+def add_totals(conn, ids: list[int], counts: list[int]) -> None:
+    conn.execute("""UPDATE research_lexicon l SET total = l.total + v.c
+                    FROM unnest(%s::int[], %s::bigint[]) v(id, c) WHERE l.word_id = v.id""", (ids, counts))
+
+
+def merge_pending(conn) -> None:
+    """Move GIN's pending entries into the index proper (else every search scans them)."""
+    conn.execute("SELECT gin_clean_pending_list('research_fts_gin'::regclass)")
+
+
+def add_version(conn) -> int:
+    return conn.execute(
+        """INSERT INTO collection_versions (documents, words)
+           SELECT count(*), coalesce(sum(words), 0) FROM research_docs RETURNING version""").fetchone()[0]
+
+
+def current_version(conn) -> dict | None:
+    rows = _dicts(conn, "SELECT version, created_at, documents, words FROM collection_versions "
+                        "ORDER BY version DESC LIMIT 1")
+    return rows[0] if rows else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Corpora
+# ---------------------------------------------------------------------------------------------
+
+def _hosts(conn, column: str, values, param: str) -> list[str]:
+    """Hosts whose publication matches each value (by register title, host or domain; or place/county)."""
+    hosts = set()
+    for value in values:
+        if column == "publication":
+            found = conn.execute(
+                """SELECT host FROM host_status WHERE lower(title) = lower(%s) OR host = lower(%s) OR domain = lower(%s)
+                   UNION SELECT host FROM documents WHERE host = lower(%s) LIMIT 100000""",
+                (value, value, value, value)).fetchall()
+        else:
+            found = conn.execute(sql.SQL("SELECT host FROM host_status WHERE lower({}) = lower(%s)")
+                                 .format(sql.Identifier(column)), (value,)).fetchall()
+        if not found:
+            raise BadRequest(param, f"unknown {column}: {value!r}")
+        hosts.update(h for (h,) in found)
+    return sorted(hosts)
+
+
+def filter_where(conn, flt: CorpusFilter, tsquery: str | None) -> tuple[sql.Composable, list]:
+    """WHERE clause and parameters over `documents d` for the filter."""
+    clauses, params = [sql.SQL("NOT d.withdrawn"), sql.SQL("d.page_type = ANY(%s)")], [list(flt.page_types)]
+    with guard():
+        for column, values, param in (("publication", flt.publications, "publications"),
+                                      ("place", flt.places, "places"), ("county", flt.counties, "counties")):
+            if values:
+                clauses.append(sql.SQL("d.host = ANY(%s)"))
+                params.append(_hosts(conn, column, values, param))
+    if flt.languages:
+        clauses.append(sql.SQL("d.language = ANY(%s)"))
+        params.append(list(flt.languages))
+    for value, clause in ((flt.harvest_from, "d.harvest_time >= %s::date"),
+                          (flt.harvest_to, "d.harvest_time < %s::date + 1"),
+                          (flt.published_from, "d.published >= %s::date"),
+                          (flt.published_to, "d.published <= %s::date")):
+        if value:
+            clauses.append(sql.SQL(clause))
+            params.append(value)
+    if tsquery is not None:
+        clauses.append(sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"))
+        params.append(tsquery)
+    return sql.SQL(" AND ").join(clauses), params
+
+
+def _order(flt: CorpusFilter) -> sql.Composable:
+    return ORDERS[flt.order].format(seed=sql.Literal(int(flt.seed or 0)))
+
+
+def corpus_rows(conn, flt: CorpusFilter, tsquery: str | None) -> list[dict]:
+    """Metadata rows of the filter's documents: ids chosen and ordered first, then their metadata."""
+    return rows_for_ids(conn, corpus_ids(conn, flt, tsquery))
+
+
+def corpus_ids(conn, flt: CorpusFilter, tsquery: str | None) -> list[int]:
+    where, params = filter_where(conn, flt, tsquery)
+    query = sql.SQL("SELECT d.doc_id FROM documents d WHERE {} ORDER BY {} LIMIT %s").format(where, _order(flt))
+    return [r[0] for r in (_all_fts if tsquery else _all)(conn, query, [*params, flt.limit])]
+
+
+def corpus_count(conn, flt: CorpusFilter, tsquery: str | None) -> int:
+    where, params = filter_where(conn, flt, tsquery)
+    query = sql.SQL("SELECT count(*) FROM documents d WHERE {}").format(where)
+    return (_all_fts if tsquery else _all)(conn, query, params)[0][0]
+
+
+def rows_for_ids(conn, doc_ids: list[int], *, limit: int | None = None, offset: int = 0) -> list[dict]:
+    """Metadata rows of the documents in the order given, withdrawn ones left out."""
+    query = sql.SQL("SELECT {} FROM unnest(%s::bigint[]) WITH ORDINALITY u(doc_id, n) "
+                    "JOIN documents d ON d.doc_id = u.doc_id LEFT JOIN research_docs r ON r.doc_id = d.doc_id "
+                    "LEFT JOIN host_status s ON s.host = d.host WHERE NOT d.withdrawn ORDER BY u.n "
+                    "LIMIT %s OFFSET %s").format(sql.SQL(METADATA))
+    return _dicts(conn, query, (doc_ids, limit, offset))
+
+
+def find_ids(conn, doc_ids: list[int], record_ids: list[str]) -> tuple[dict[int, int], dict[str, int]]:
+    """Which of the document ids exist, and the document of each known WARC-Record-ID (any capture)."""
+    with guard():
+        known = {r[0]: r[0] for r in conn.execute(
+            "SELECT doc_id FROM documents WHERE doc_id = ANY(%s)", (doc_ids,))}
+        records = dict(conn.execute(
+            """SELECT record_id, doc_id FROM documents WHERE record_id = ANY(%s)
+               UNION ALL SELECT record_id, doc_id FROM captures WHERE record_id = ANY(%s)""",
+            (record_ids, record_ids)).fetchall())
+    return known, records
+
+
+def insert_corpus(conn, corpus_id: str, name, definition: dict, doc_ids: list[int], unknown: list[str]) -> dict:
+    with writing(conn):
+        return _dicts(conn, """
+            INSERT INTO saved_corpora (id, name, definition, doc_ids, unknown_ids, collection_version)
+            VALUES (%s, %s, %s, %s, %s, (SELECT max(version) FROM collection_versions))
+            RETURNING id, name, definition, collection_version, created_at""",
+            (corpus_id, name, psycopg.types.json.Jsonb(definition), doc_ids, unknown))[0]
+
+
+def corpus_record(conn, corpus_id: str) -> dict | None:
+    rows = _dicts(conn, """
+        SELECT c.id, c.name, c.definition, c.unknown_ids, c.collection_version, c.created_at,
+               c.doc_ids, (SELECT count(*) FROM documents d WHERE d.doc_id = ANY(c.doc_ids) AND NOT d.withdrawn)
+                   AS documents
+        FROM saved_corpora c WHERE c.id = %s""", (corpus_id,))
+    return rows[0] if rows else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Words
+# ---------------------------------------------------------------------------------------------
+
+def word_ids(conn, words: list[str]) -> dict[str, int]:
+    return dict(_all(conn, "SELECT word, word_id FROM research_lexicon WHERE word = ANY(%s) AND is_word", (words,)))
+
+
+def prefix_ids(conn, prefix: str, cap: int) -> list[int]:
+    pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return [r[0] for r in _all(conn, "SELECT word_id FROM research_lexicon WHERE word LIKE %s AND is_word "
+                                     "AND total > 0 LIMIT %s", (pattern, cap))]
+
+
+def words_of(conn, ids: list[int]) -> dict[int, str]:
+    return dict(_all(conn, "SELECT word_id, word FROM research_lexicon WHERE word_id = ANY(%s)", (ids,)))
+
+
+def collection_counts(conn, ids: list[int]) -> dict[int, int]:
+    """Counts of the words over the whole collection (withdrawn documents subtracted)."""
+    return dict(_all(conn, """
+        WITH w AS (SELECT u.t, sum(u.c) AS c FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id,
+                          unnest(r.terms, r.counts) u(t, c)
+                   WHERE d.withdrawn AND u.t = ANY(%s) GROUP BY u.t)
+        SELECT l.word_id, l.total - coalesce(w.c, 0) FROM research_lexicon l LEFT JOIN w ON w.t = l.word_id
+        WHERE l.word_id = ANY(%s)""", (ids, ids)))
+
+
+def collection_top(conn, n: int) -> list[tuple[int, str, int]]:
+    """The n most frequent words of the collection: (word_id, word, count)."""
+    return _all(conn, """
+        WITH w AS (SELECT u.t, sum(u.c) AS c FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id,
+                          unnest(r.terms, r.counts) u(t, c) WHERE d.withdrawn GROUP BY u.t)
+        SELECT l.word_id, l.word, l.total - coalesce(w.c, 0) AS count FROM research_lexicon l
+        LEFT JOIN w ON w.t = l.word_id WHERE l.is_word AND l.total - coalesce(w.c, 0) > 0
+        ORDER BY count DESC, l.word LIMIT %s""", (n,))
+
+
+def collection_words(conn) -> int:
+    """Words of the whole collection, withdrawn documents left out."""
+    return _all(conn, "SELECT coalesce(sum(r.words), 0) FROM research_docs r JOIN documents d "
+                      "ON d.doc_id = r.doc_id WHERE NOT d.withdrawn")[0][0]
+
+
+def scope_words(conn, doc_ids: list[int]) -> int:
+    return _all(conn, "SELECT coalesce(sum(r.words), 0) FROM research_docs r JOIN documents d "
+                      "ON d.doc_id = r.doc_id WHERE NOT d.withdrawn AND r.doc_id = ANY(%s)", (doc_ids,))[0][0]
+
+
+def _scope(doc_ids: list[int] | None) -> tuple[sql.Composable, list]:
+    if doc_ids is None:
+        return sql.SQL("NOT d.withdrawn"), []
+    return sql.SQL("NOT d.withdrawn AND d.doc_id = ANY(%s)"), [doc_ids]
+
+
+def sum_counts(conn, doc_ids: list[int] | None, ids: list[int], tsquery: str) -> int:
+    """Occurrences of any of the word ids in the scope (one word or a prefix's words)."""
+    scope, params = _scope(doc_ids)
+    query = sql.SQL("""SELECT coalesce(sum({occurrences}), 0)
+                       FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id
+                       WHERE d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery) AND {scope}""").format(occurrences=_occurrences(ids), scope=scope)
+    return _all_fts(conn, query, [_ids_param(ids), tsquery, *params])[0][0]
+
+
+def _occurrences(ids: list[int]) -> sql.Composable:
+    """A document's occurrences of the word ids (%s: _ids_param): array_position for one id."""
+    if len(ids) == 1:
+        return sql.SQL("r.counts[array_position(r.terms, %s)]")
+    return sql.SQL("(SELECT sum(u.c) FROM unnest(r.terms, r.counts) u(t, c) WHERE u.t = ANY(%s))")
+
+
+def _ids_param(ids: list[int]):
+    return ids[0] if len(ids) == 1 else ids
+
+
+@contextlib.contextmanager
+def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: str | None = None,
+                seed: int | None = None, sample: int | None = None,
+                extra: tuple[str, ...] = ()) -> Iterator[Iterator[tuple]]:
+    """Rows (doc_id, seq, *extra) of the scope's documents matching tsquery (all when None),
+    streamed from a server-side cursor. order: None, 'date' or 'random' (by seed); sample: take the
+    first `sample` documents in seeded random order."""
+    scope, params = _scope(doc_ids)
+    where = [scope]
+    if tsquery is not None:
+        where.append(sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"))
+        params.append(tsquery)
+    if sample is not None:
+        order = "random"
+    order_sql = sql.SQL("")
+    if order:
+        order_sql = sql.SQL(" ORDER BY ") + ORDERS[order].format(seed=sql.Literal(int(seed or 0)))
+    limit_sql = sql.SQL(" LIMIT {}").format(sql.Literal(int(sample))) if sample is not None else sql.SQL("")
+    columns = sql.SQL(", ").join([sql.SQL("r.doc_id"), sql.SQL("r.seq"), *(EXTRA[e] for e in extra)])
+    if not order:
+        query = sql.SQL("SELECT {} FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
+                        "LEFT JOIN host_status s ON s.host = d.host WHERE {}").format(columns, sql.SQL(" AND ").join(where))
+        with fts_plan(conn) if tsquery else guard(), conn.transaction(), conn.cursor(name="research_seqs") as cur:
+            cur.itersize = 500
+            cur.execute(query, params)
+            yield iter(cur)
+        return
+    # Ordered: the ids are sorted (small rows, a fast-start plan under a cursor), the sequences
+    # fetched a chunk at a time in that order.
+    ids_query = sql.SQL("SELECT d.doc_id FROM documents d WHERE {}{}{}").format(sql.SQL(" AND ").join(where), order_sql, limit_sql)
+    rows_query = sql.SQL("SELECT {} FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
+                         "LEFT JOIN host_status s ON s.host = d.host WHERE r.doc_id = ANY(%s)").format(columns)
+
+    def ordered(cur):
+        first = 50
+        while True:
+            ids = [r[0] for r in cur.fetchmany(first)]
+            if not ids:
+                return
+            found = {row[0]: row for row in conn.execute(rows_query, (ids,))}
+            yield from (found[i] for i in ids if i in found)
+            first = 500
+
+    with fts_plan(conn, ordered=True) if tsquery else guard(), conn.transaction(), \
+            conn.cursor(name="research_ids") as cur:
+        cur.execute(ids_query, params)
+        yield ordered(cur)
+
+
+EXTRA = {
+    "published": sql.SQL("d.published"),
+    "harvest": sql.SQL("(d.harvest_time AT TIME ZONE 'UTC')"),
+    "publication": SPLITS["publication"],
+    "language": SPLITS["language"],
+}
+
+
+def trend_counts(conn, ids: list[int], tsquery: str, doc_ids, period: str, date_field: str, split,
+                 common: bool) -> list[tuple]:
+    """(period, split or None, occurrences, words) of the word ids per period of the date field.
+    A common word is counted over every row in one pass with the words (no index: most rows hold
+    it; words are then those of every document); others through the GIN index (words: None)."""
+    scope, params = _scope(doc_ids)
+    if common:
+        columns = sql.Composed([sql.SQL("sum({}) AS c0").format(_occurrences(ids)), sql.SQL(", sum(r.words) AS c1")])
+        query = sql.SQL("""
+            SELECT to_char(t.p, {fmt}), t.split, t.c0, t.c1
+            FROM (SELECT date_trunc({unit}, {date}) AS p, {split} AS split, {columns}
+                  FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
+                  WHERE {scope} AND {date} IS NOT NULL GROUP BY 1, 2) t""")
+        params = [_ids_param(ids), *params]
+        runner = _all
+    else:
+        columns = sql.SQL("sum({}) AS c0, NULL::bigint AS c1").format(_occurrences(ids))
+        query = sql.SQL("""
+            SELECT to_char(t.p, {fmt}), t.split, t.c0, t.c1
+            FROM (SELECT date_trunc({unit}, {date}) AS p, {split} AS split, {columns}
+                  FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
+                  WHERE d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)
+                    AND {scope} AND {date} IS NOT NULL GROUP BY 1, 2) t""")
+        params = [_ids_param(ids), tsquery, *params]
+        runner = _all_fts
+    query = query.format(fmt=sql.Literal(PERIODS[period]), unit=sql.Literal(period), date=DATE_FIELDS[date_field],
+                         split=SPLITS[split] if split else sql.SQL("NULL::text"), columns=columns, scope=scope)
+    return runner(conn, query, params)
+
+
+def is_common(conn, ids: list[int], share: float) -> bool:
+    """Whether the words occur more often than `share` times the number of documents indexed."""
+    row = _all(conn, """SELECT (SELECT coalesce(sum(total), 0) FROM research_lexicon WHERE word_id = ANY(%s)),
+                               (SELECT documents FROM collection_versions ORDER BY version DESC LIMIT 1)""", (ids,))[0]
+    return row[1] is not None and row[0] > share * row[1]
+
+
+_totals_cache: dict[tuple, list[tuple]] = {}
+
+
+def trend_totals(conn, doc_ids, period: str, date_field: str, split) -> list[tuple]:
+    """(period, split or None, words) of the scope. The whole collection's are kept per process
+    until the collection version or a withdrawal changes them."""
+    key = None
+    if doc_ids is None:
+        key = (conn.info.dsn, period, date_field, split, *_all(conn, """
+            SELECT (SELECT max(version) FROM collection_versions), count(*), max(withdrawn_at)
+            FROM documents WHERE withdrawn""")[0])
+        if key in _totals_cache:
+            return _totals_cache[key]
+    scope, params = _scope(doc_ids)
+    query = sql.SQL("""
+        SELECT to_char(t.p, {fmt}), t.split, t.words
+        FROM (SELECT date_trunc({unit}, {date}) AS p, {split} AS split, sum(r.words) AS words
+              FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id LEFT JOIN host_status s ON s.host = d.host
+              WHERE {scope} AND {date} IS NOT NULL GROUP BY 1, 2) t""").format(
+        fmt=sql.Literal(PERIODS[period]), unit=sql.Literal(period), date=DATE_FIELDS[date_field],
+        split=SPLITS[split] if split else sql.SQL("NULL::text"), scope=scope)
+    rows = _all(conn, query, params)
+    if key is not None:
+        if len(_totals_cache) > 64:
+            _totals_cache.clear()
+        _totals_cache[key] = rows
+    return rows
+
+
+def period_of(period: str) -> str:
+    return PERIODS[period]
+
+
+def line_sources(conn, doc_ids: list[int]) -> tuple[dict, dict]:
+    """Metadata of the documents, and their paragraphs (text, tokens, starts) in order, per document."""
+    meta = {r["doc_id"]: r for r in _dicts(conn, f"""
+        SELECT d.doc_id, d.title, coalesce(s.title, d.host) AS publication, d.published::text AS published,
+               {HARVEST_ISO} AS harvest_time
+        FROM documents d LEFT JOIN host_status s ON s.host = d.host WHERE d.doc_id = ANY(%s)""", (doc_ids,))}
+    paragraphs: dict[int, list] = {}
+    for doc_id, text, tokens, starts in _all(conn, """
+            SELECT doc_id, text, tokens, token_starts FROM paragraphs WHERE doc_id = ANY(%s)
+            ORDER BY doc_id, seq""", (doc_ids,)):
+        paragraphs.setdefault(doc_id, []).append((text, tokens, starts))
+    return meta, paragraphs
+
+
+# ---------------------------------------------------------------------------------------------
+# The collection described
+# ---------------------------------------------------------------------------------------------
+
+def summary(conn) -> dict:
+    row = _dicts(conn, """
+        SELECT count(*) AS texts, coalesce(sum(r.words), 0) AS words,
+               count(DISTINCT coalesce(s.title, d.host)) AS publications, count(DISTINCT d.host) AS hosts,
+               min(d.published) AS published_from, max(d.published) AS published_to,
+               min(d.harvest_time) AS harvested_from, max(d.harvest_time) AS harvested_to,
+               count(r.doc_id) AS indexed
+        FROM documents d LEFT JOIN research_docs r ON r.doc_id = d.doc_id LEFT JOIN host_status s ON s.host = d.host
+        WHERE NOT d.withdrawn""")[0]
+    row["languages"] = dict(_all(conn, "SELECT language, count(*) FROM documents WHERE NOT withdrawn "
+                                       "GROUP BY 1 ORDER BY 2 DESC, 1"))
+    row["years"] = dict(_all(conn, """
+        SELECT to_char(coalesce(published, (harvest_time AT TIME ZONE 'UTC')::date), 'YYYY'), count(*)
+        FROM documents WHERE NOT withdrawn GROUP BY 1 ORDER BY 1"""))
+    return row

@@ -1,0 +1,147 @@
+"""Research analyses on a small corpus written here, where every figure can be checked by hand:
+collocation counts and scores, and concordance windows at paragraph edges."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+
+import pytest
+
+from warc2corpus import db, research
+from warc2corpus.tokens import tokenize
+
+
+def add_documents(conn, docs: dict[int, list[str]], *, host="www.avis.no", published="2024-01-15") -> None:
+    """Documents (id -> paragraphs) straight into the loader's tables, as the loader would leave them."""
+    for doc_id, paragraphs in docs.items():
+        n_tokens = sum(len(tokenize(text)[0]) for text in paragraphs)
+        conn.execute(
+            """INSERT INTO documents (doc_id, text_sha1, host, url_path, url, title, published, harvest_time, language,
+                   n_paragraphs, n_tokens, warc_file, record_offset, record_length, record_id, crawl_job, page_type)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, '2024-02-01T12:00:00Z', 'nob', %s, %s, 'test.warc.gz', %s, 100,
+                       %s, 'test', 'article')""",
+            (doc_id, hashlib.sha1(str(doc_id).encode()).hexdigest(), host, f"/{doc_id}", f"https://{host}/{doc_id}",
+             f"Sak {doc_id}", published, len(paragraphs), n_tokens, doc_id * 1000, f"<urn:uuid:test-{doc_id}>"))
+        for seq, text in enumerate(paragraphs):
+            tokens, starts = tokenize(text)
+            conn.execute("INSERT INTO paragraphs (doc_id, seq, text, tokens, token_starts) VALUES (%s, %s, %s, %s, %s)",
+                         (doc_id, seq, text, tokens, starts))
+
+
+@pytest.fixture
+def small(corpus_db):
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {
+            1: ["sol hav X fjell vind", "X regn"],
+            2: ["hav x, hav"],
+            3: ["hav fjell fjell"],
+        })
+        conn.commit()
+        research.refresh_index(conn)
+    with research.connect(corpus_db) as conn:
+        yield conn
+
+
+def test_collocations_counted_by_hand(small):
+    rows = {r["word"]: r for r in research.collocations(small, "x", before=1, after=1)}
+    # windows of one word: hav|fjell (doc 1, first paragraph), -|regn (paragraph start), hav|hav (doc 2;
+    # the comma is no word and does not count)
+    assert {w: r["count"] for w, r in rows.items()} == {"hav": 3, "fjell": 1, "regn": 1}
+    window, reference_words = 5, 7 + 3 + 3       # collocates counted; words of the collection
+    hav = rows["hav"]
+    assert hav["reference_count"] == 4
+    assert hav["relative"] == pytest.approx((3 / window) / (4 / reference_words))
+    e1 = window * (3 + 4) / (window + reference_words)
+    e2 = reference_words * (3 + 4) / (window + reference_words)
+    assert hav["log_likelihood"] == pytest.approx(2 * (3 * math.log(3 / e1) + 4 * math.log(4 / e2)))
+    # pmi over the documents holding x (1 and 2: 10 words), 3 hits, hav 3 times in them, span 2
+    assert hav["pmi"] == pytest.approx(math.log2(3 * 10 / (3 * 3 * 2)))
+    assert rows["fjell"]["reference_count"] == 3
+    assert rows["fjell"]["log_likelihood"] < 0 < rows["regn"]["log_likelihood"]   # fjell is rarer near x
+
+    wider = {r["word"]: r["count"] for r in research.collocations(small, "x", before=5, after=5)}
+    assert wider == {"sol": 1, "hav": 3, "fjell": 1, "vind": 1, "regn": 1}
+
+    other = research.save_corpus(small, research.CorpusFilter.from_params({"text": "fjell NOT x"}))["id"]
+    against = {r["word"]: r for r in research.collocations(small, "x", before=1, after=1, reference=other)}
+    assert against["hav"]["reference_count"] == 1 and against["fjell"]["reference_count"] == 2
+    assert against["hav"]["relative"] == pytest.approx((3 / 5) / (1 / 3))
+    assert against["regn"]["reference_count"] == 0 and against["regn"]["relative"] is None
+    assert research.collocations(small, "x", before=1, after=1, sample=1, seed=3) in (
+        [r for r in research.collocations(small, "x", before=1, after=1, corpus=c)]
+        for c in (research.corpus_from_ids(small, ["1"])["id"], research.corpus_from_ids(small, ["2"])["id"]))
+
+
+def test_concordance_windows_stop_at_paragraph_edges(corpus_db):
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {7: ["Første avsnitt slutter med ordet sol.",
+                                 "Sol står først her, og etter den kommer fem ord til."]})
+        conn.commit()
+        research.refresh_index(conn)
+    with research.connect(corpus_db) as conn:
+        lines = research.concordance(conn, "sol", before=3, after=3)["lines"]
+        assert [(l["left"], l["hit"], l["right"]) for l in lines] == [
+            ("slutter med ordet", "sol", "."),           # the paragraph ends: a shorter right side
+            ("", "Sol", "står først her"),              # the paragraph begins: nothing on the left
+        ]
+        assert research.concordance(conn, "sol", before=0, after=0)["lines"][1]["right"] == ""
+        assert [l["right"] for l in research.concordance(conn, '"sol står"', before=0, after=1)["lines"]] == ["først"]
+        assert research.concordance(conn, '"sol sol"')["total"] == 0     # never across paragraphs
+        assert research.build_corpus(conn, research.CorpusFilter.from_params({"text": '"sol sol"'})) == []
+        assert research.frequencies(conn, corpus=research.corpus_from_ids(conn, ["7"])["id"], words=["sol sol"],
+                                    ngram=2)[0]["count"] == 0
+
+
+def test_refresh_is_idempotent_and_follows_deletions(corpus_db):
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {1: ["en to tre"], 2: ["to tre fire"]})
+        conn.commit()
+        assert research.refresh_index(conn) == {"indexed": 2, "removed": 0, "version": 1}
+        assert research.refresh_index(conn) == {"indexed": 0, "removed": 0, "version": None}
+        conn.execute("DELETE FROM documents WHERE doc_id = 2")
+        conn.commit()
+        assert research.refresh_index(conn) == {"indexed": 0, "removed": 1, "version": 2}
+        assert research.frequencies(conn, words=["tre", "fire"]) == [
+            {"word": "tre", "count": 1, "per_million": 1e6 / 3}, {"word": "fire", "count": 0, "per_million": 0.0}]
+
+
+def test_research_commands(corpus_db, capsys):
+    from conftest import run_cli
+
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {1: ["sol hav X fjell vind", "X regn"], 2: ["hav x, hav"]})
+        conn.commit()
+    assert run_cli(capsys, "research", "index") == (0, "indexed 2 documents, removed 0; collection version 1\n", "")
+    assert run_cli(capsys, "research", "index")[1] == "indexed 0 documents, removed 0; nothing changed\n"
+    code, out, err = run_cli(capsys, "research", "conc", "x", "--before", "1", "--after", "1")
+    assert code == 0 and err == "3 hits\n"
+    assert [line.split("\t")[3:] for line in out.splitlines()] == [["hav", "X", "fjell"], ["", "X", "regn"],
+                                                                   ["hav", "x", ", hav"]]
+    code, out, _ = run_cli(capsys, "research", "freq", "--n", "2")
+    assert out == "word,count,per_million\nhav,3,300000.0\nx,3,300000.0\n"
+    code, out, err = run_cli(capsys, "research", "conc", "x", "--before", "20", "--after", "20")
+    assert code == 2 and err.startswith("error: window:")
+    assert json.loads(run_cli(capsys, "research", "summary")[1])["texts"] == 2
+
+
+def test_concurrent_refreshes_wait_for_each_other(corpus_db):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {i: [f"ord{i} felles tekst", "og litt til"] for i in range(1, 2501)})
+        conn.commit()
+
+    def refresh(_):
+        with db.connect(corpus_db) as conn:
+            return research.refresh_index(conn)
+
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = list(pool.map(refresh, range(2)))
+    assert sorted(o["indexed"] for o in outcomes) == [0, 2500]
+    with research.connect(corpus_db) as conn:
+        assert research.frequencies(conn, words=["felles", "ord7"]) == [
+            {"word": "felles", "count": 2500, "per_million": pytest.approx(2500 / 15000 * 1e6)},
+            {"word": "ord7", "count": 1, "per_million": pytest.approx(1 / 15000 * 1e6)}]
+        assert conn.execute("SELECT count(*) FROM collection_versions").fetchone()[0] == 1
