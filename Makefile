@@ -16,7 +16,7 @@ export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
 export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS ?= True
 
-.PHONY: install run test eval airflow bench env clean
+.PHONY: install run test eval airflow bench bench-peer env clean
 
 install: $(VENV)/.installed
 
@@ -54,6 +54,10 @@ eval: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_extract.py
+
+# warc2corpus run against DataTrove (its own venv in var/bench-peer-venv); `make bench-peer WARC=file` for your WARC.
+bench-peer: $(VENV)/.installed
+	$(BIN)/python bench/bench_peer.py $(if $(WARC),--warc $(WARC))
 
 # `eval "$$(make -s env)"` gives a shell this project's Airflow and venv (for airflow CLI commands).
 env:
