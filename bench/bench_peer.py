@@ -27,8 +27,9 @@ How
     alternate (DataTrove, ours, DataTrove, ours, ...), ``--repeats`` passes each (default 3). docs/s is
     the number of HTML response records of the WARC (the pages both sides are given) per second of
     the whole command; beside it, the same with a fixed start-up taken off: each side's median time
-    on a one-page WARC. Peak RSS is the kernel's (the largest process of the command's tree) and the
-    sampled peak of the whole tree's sum; the PostgreSQL server is not in either.
+    on a one-page WARC. Peak RSS is the kernel's (the largest process of the command) and the sampled
+    peak of the whole process tree's PSS (DataTrove extracts in a forked sandbox process); the
+    PostgreSQL server is in neither.
 
     ``--profile FILE`` instead runs ``warc2corpus run`` once under cProfile on the WARC (same setup,
     same core) and writes the 60 functions with most cumulative and most own time to FILE, and the raw
@@ -46,6 +47,7 @@ import gzip
 import hashlib
 import io
 import json
+import math
 import os
 import platform
 import re
@@ -394,8 +396,8 @@ def set_affinity(pid: int, cores: str) -> None:
 @dataclass
 class Pass:
     seconds: float
-    max_rss_mb: float   # the kernel's peak RSS of the largest process in the command's tree
-    tree_rss_mb: float  # sampled peak of the summed RSS of the command's whole tree
+    max_rss_mb: float   # the kernel's peak RSS of the largest process of the command (and the children it waited for)
+    tree_pss_mb: float  # sampled peak of the command's whole process tree, as PSS (shared pages shared out)
     stdout: str
 
 
@@ -411,7 +413,7 @@ def timed(command: list[str], env: dict[str, str], log: Path) -> Pass:
                 total = 0
                 for member in members:
                     try:
-                        total += member.memory_info().rss
+                        total += member.memory_full_info().pss
                     except psutil.Error:
                         pass
                 tree_peak[0] = max(tree_peak[0], total)
@@ -442,10 +444,11 @@ def run_ours(warc: Path, corpus: Corpus, hosts: list[str], log: Path) -> tuple[P
     return result, corpus.stats(env)
 
 
-def run_peer(python: Path, warc: Path, workdir: Path, log: Path) -> tuple[Pass, int]:
+def run_peer(python: Path, warc: Path, workdir: Path, log: Path) -> tuple[Pass, dict]:
+    """DataTrove's pass; with what it wrote and what its extractor gave up on (timeouts ...)."""
     output = Path(tempfile.mkdtemp(prefix="datatrove-", dir=workdir))
     result = timed([str(python), str(PEER_SCRIPT), str(warc), str(output)], {**os.environ, **ONE_THREAD}, log)
-    return result, json.loads(result.stdout.strip().splitlines()[-1])["documents"]
+    return result, json.loads(result.stdout.strip().splitlines()[-1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -545,26 +548,25 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
     fixed = {side: statistics.median(times) for side, times in startup.items()}
 
     rows, passes = [], {"ours": [], "DataTrove": []}
-    out_docs = {}
     for i in range(args.repeats):
-        result, documents = run_peer(python, warc, workdir, logs / f"peer-{i}.log")
+        result, outcome = run_peer(python, warc, workdir, logs / f"peer-{i}.log")
         passes["DataTrove"].append(result)
-        out_docs["DataTrove"] = f"{documents} documents written"
-        rows.append((i + 1, "DataTrove", result))
+        gave_up = ", ".join(f"{n} {label}" for label, n in (("timeouts", outcome["timeout"]),
+                            ("dead sandbox", outcome["broken_process"]), ("errors", outcome["clean_error"])) if n)
+        rows.append((i + 1, "DataTrove", result, f"{outcome['documents']} written" + (f" ({gave_up})" if gave_up else "")))
         result, stats = run_ours(warc, corpus, hosts, logs / f"ours-{i}.log")
         passes["ours"].append(result)
         corpus.drop_all()
         held_back = {k: v for k, v in stats["rejections_by_reason"].items() if k.startswith("filter:")}
         if held_back:
             fail(f"the allow-list held pages back, so the passes are not comparable: {held_back}")
-        out_docs["ours"] = f"{stats['documents']} documents loaded ({stats['captures']} captures)"
-        rows.append((i + 1, "ours", result))
+        rows.append((i + 1, "ours", result, f"{stats['documents']} loaded"))
 
     def rate(seconds: float) -> float:
         return n_pages / seconds
 
     def rate_excl(side: str, seconds: float) -> float:
-        return n_pages / max(seconds - fixed[side], 1e-9)
+        return n_pages / (seconds - fixed[side]) if seconds > fixed[side] else math.nan
 
     print(f"warc2corpus {_version(Path(sys.executable), 'warc2corpus')} (trafilatura "
           f"{_version(Path(sys.executable), 'trafilatura')}) against DataTrove {_version(python, 'datatrove')} "
@@ -573,23 +575,24 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
     print(f"start-up (one-page WARC, median of {args.startup_repeats}): ours {fixed['ours']:.2f} s, "
           f"DataTrove {fixed['DataTrove']:.2f} s")
     print(f"\n{'pass':>4}  {'side':<9} {'seconds':>8} {'docs/s':>7} {'excl. start-up':>15} "
-          f"{'peak RSS MB':>12} {'tree RSS MB':>12}")
-    for number, side, result in rows:
+          f"{'peak RSS MB':>12} {'tree PSS MB':>12}  documents")
+    for number, side, result, output in rows:
         print(f"{number:>4}  {side:<9} {result.seconds:>8.2f} {rate(result.seconds):>7.2f} "
-              f"{rate_excl(side, result.seconds):>15.2f} {result.max_rss_mb:>12.0f} {result.tree_rss_mb:>12.0f}")
+              f"{rate_excl(side, result.seconds):>15.2f} {result.max_rss_mb:>12.0f} {result.tree_pss_mb:>12.0f}  {output}")
 
     median = {side: statistics.median(rate(p.seconds) for p in ps) for side, ps in passes.items()}
     median_excl = {side: statistics.median(rate_excl(side, p.seconds) for p in ps) for side, ps in passes.items()}
     best = {side: max(rate(p.seconds) for p in ps) for side, ps in passes.items()}
     best_excl = {side: max(rate_excl(side, p.seconds) for p in ps) for side, ps in passes.items()}
     paired = [rate(o.seconds) / rate(d.seconds) for o, d in zip(passes["ours"], passes["DataTrove"])]
-    print(f"\ndocs/s = {n_pages} HTML pages / seconds of the whole command; output: ours {out_docs['ours']}, "
-          f"DataTrove {out_docs['DataTrove']}")
+    print(f"\ndocs/s = {n_pages} HTML pages of the WARC / seconds of the whole command. Peak RSS: the largest "
+          "process (kernel); tree PSS: sampled sum over all the command's processes, shared pages shared out "
+          "(DataTrove extracts in a forked sandbox process). The PostgreSQL server is in neither.")
     for side in ("ours", "DataTrove"):
         ps = passes[side]
         print(f"{side:<9}: median {median[side]:.2f} docs/s (excl. start-up {median_excl[side]:.2f}), "
               f"best {best[side]:.2f} ({best_excl[side]:.2f}); peak RSS {max(p.max_rss_mb for p in ps):.0f} MB "
-              f"(tree {max(p.tree_rss_mb for p in ps):.0f} MB)")
+              f"(tree PSS {max(p.tree_pss_mb for p in ps):.0f} MB)")
     print(f"ratio ours/DataTrove (docs/s): median {median['ours'] / median['DataTrove']:.2f} "
           f"(excl. start-up {median_excl['ours'] / median_excl['DataTrove']:.2f}), best "
           f"{best['ours'] / best['DataTrove']:.2f} ({best_excl['ours'] / best_excl['DataTrove']:.2f}); "

@@ -7,7 +7,7 @@ It runs in the separate venv ``bench_peer.py`` builds from ``bench/peer-requirem
 the project's own.
 
 Run: ``var/bench-peer-venv/bin/python bench/peer_datatrove.py WARC OUTPUT_DIR``; prints one JSON line
-with the number of documents written.
+with the number of documents written and of pages the extractor gave up on, by reason.
 """
 
 import argparse
@@ -47,7 +47,11 @@ def main() -> None:
     for path in sorted(documents.glob("*.jsonl.gz")):
         with gzip.open(path, "rt", encoding="utf-8") as lines:
             written += sum(1 for _ in lines)
-    print(json.dumps({"documents": written}))
+    # What the extractor gave up on (its 1 s timeout, a dead sandbox, an error) is skipped, not extracted.
+    steps = json.loads((args.output / "logs" / "stats.json").read_text(encoding="utf-8"))
+    extractor = next((step["stats"] for step in steps if "EXTRAC" in step["name"]), {})
+    print(json.dumps({"documents": written,
+                      **{key: extractor.get(key, 0) for key in ("timeout", "broken_process", "clean_error")}}))
 
 
 if __name__ == "__main__":
