@@ -20,7 +20,9 @@ How
     when the body is UTF-8, Content-Length; the Wayback captures keep their recorded headers) and
     WARC-Payload-Digest, WARC-IP-Address and WARC-Identified-Payload-Type as Common Crawl writes them.
     The set is repeated ``--copies`` times (default 7: ~800 pages), each copy under its own URL path
-    (so every page becomes a document of its own) and a later date.
+    (so every page becomes a document of its own) and a later date. DataTrove's Trafilatura step
+    deduplicates by default (trafilatura's ``deduplicate``: paragraphs seen before in the process are
+    dropped), so of the copies it writes fewer documents, after extracting them all the same.
 
     Both commands run pinned to core 0 (``taskset -c 0``, OMP/BLAS threads = 1), and so does the
     embedded PostgreSQL server while the benchmark runs (its backends do the load's work). The sides
