@@ -20,7 +20,7 @@ export AIRFLOW__CORE__PLUGINS_FOLDER := $(CURDIR)/plugins
 export AIRFLOW__CORE__LOAD_EXAMPLES := False
 export AIRFLOW__CORE__PARALLELISM ?= 4
 
-.PHONY: install run test eval airflow airflow-celery backfill bench env compose-env clean
+.PHONY: install run test eval airflow airflow-celery backfill bench bench-peer env compose-env clean
 
 install: $(VENV)/.installed
 
@@ -77,6 +77,10 @@ eval: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_extract.py
+
+# warc2corpus run against DataTrove (its own venv in var/bench-peer-venv); `make bench-peer WARC=file` for your WARC.
+bench-peer: $(VENV)/.installed
+	$(BIN)/python bench/bench_peer.py $(if $(WARC),--warc $(WARC))
 
 # `eval "$$(make -s env)"` gives a shell this project's Airflow and venv (for airflow CLI commands).
 env:
