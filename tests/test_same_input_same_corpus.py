@@ -10,7 +10,8 @@ holds more than naturalness.MIN_TRAINING_PARAGRAPHS paragraphs after the first r
 model exists before every later run.
 
 Every corpus table is compared by a checksum of its rows ordered by primary key (:func:`checksums`),
-leaving out only the times of processing listed in :data:`PROCESSING_TIMES`.
+leaving out only the times of processing and the tables that record the processing itself
+(``stats.PROCESSING_TIMES``, ``stats.PROCESSING_TABLES``).
 """
 
 from __future__ import annotations
@@ -32,20 +33,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from conftest import DEMO_WARCS, _with_database
-from warc2corpus import charsets, settings
+from warc2corpus import charsets, settings, stats
 
-# Columns that are times of processing (when a row was written), not facts of the input. The ledger's
-# `counts` also holds facts of the last processing, left out the same way: its duration ("seconds") and
-# what its load found in the corpus at that moment ("load": documents new or loaded again, which a rerun
-# changes; "skipped"/"revisit_unresolved": revisits whose original was not loaded yet, which the order
-# changes, while the revisits table resolves them whatever the order).
-PROCESSING_TIMES = {
-    "documents": {"loaded_at"},
-    "warc_files": {"discovered_at", "started_at", "finished_at"},
-    "publications": {"assessed_at"},
-    "publication_register": {"updated_at"},
-    "naturalness_models": {"trained_at"},
-}
 MULTI_PAGE_SITES = 8     # news_fundus sites given several pages each
 VARIANTS = 4             # pages per such site (its own page and three more)
 CRAWL_JOB = "same-input"
@@ -185,29 +174,10 @@ def run(warcs: list[Path], *, kill_at: str | None = None) -> int:
 
 
 def checksums(url: str) -> dict[str, str]:
-    """Per table of the corpus: the md5 of its rows (as JSON, times of processing left out) ordered
-    by primary key, and the number of rows."""
-    sums = {}
+    """Per table of the corpus: its rows and their md5 (stats.corpus_checksums: the times of
+    processing and the tables that record the processing itself left out)."""
     with psycopg.connect(url) as conn:
-        tables = [row[0] for row in conn.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
-            " AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1")]
-        for table in tables:
-            key = [row[0] for row in conn.execute(
-                """SELECT a.attname FROM pg_index i
-                     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
-                    WHERE i.indrelid = %s::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)""",
-                (table,))]
-            assert key, f"{table} has no primary key"
-            left_out = sorted(PROCESSING_TIMES.get(table, ()))
-            row = "to_jsonb(t) - %s::text[]" + (" || jsonb_build_object('counts', t.counts - 'seconds' - 'load' #- '{skipped,revisit_unresolved}')"
-                                                 if table == "warc_files" else "")
-            order = ", ".join(f't."{column}"' for column in key)
-            digest, rows = conn.execute(
-                f'SELECT md5(coalesce(string_agg(({row})::text, E\'\\n\' ORDER BY {order}), \'\')), count(*)'
-                f' FROM "{table}" t', (left_out,)).fetchone()
-            sums[table] = f"{rows} rows {digest}"
-    return sums
+        return stats.corpus_checksums(conn)
 
 
 def documents(url: str) -> int:
