@@ -75,16 +75,14 @@ class Progress:
         self.drawn = 0.0
         self.files_done: set[str] = set()
         self.documents_done = 0
-        self.current: tuple[str, int] | None = None
-        self.last: tuple | None = None
+        self.last: tuple | None = None  # (file, its counts, position) of the latest call
 
     def __call__(self, warc_file: str, counts: Counter, position: int | None) -> None:
         if not self.enabled:
             return
-        if self.current and self.current[0] != warc_file:  # the previous file is done
-            self.files_done.add(self.current[0])
-            self.documents_done += self.current[1]
-        self.current = (warc_file, counts["documents"])
+        if self.last and self.last[0] != warc_file:  # the previous file is done (its counts are final)
+            self.files_done.add(self.last[0])
+            self.documents_done += self.last[1]["documents"]
         self.last = (warc_file, counts, position)
         now = time.monotonic()
         if now - self.drawn < 0.2 and counts["records"] > 1:

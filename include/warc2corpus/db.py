@@ -179,17 +179,21 @@ def _initdb(pgdata: Path, password: str) -> None:
     _write_pg_hba(pgdata)
 
 
+def _admin_connection(url: str, failure: str) -> psycopg.Connection:
+    """An autocommit connection to the embedded server; DatabaseError saying ``failure`` when refused."""
+    try:
+        return psycopg.connect(url, autocommit=True)
+    except psycopg.OperationalError as exc:
+        raise DatabaseError(f"{failure}: {exc}") from exc
+
+
 def _require_password(pgdata: Path, admin_url: str, password: str) -> None:
     """Migrate a data directory from before passwords: the superuser gets the password, pg_hba.conf
     asks every connection for it, and the running server reloads it."""
     log.warning("embedded PostgreSQL %s: setting the superuser's password and requiring it "
                 "from every connection (credentials in %s)", pgdata, settings.embedded_credentials_file())
-    try:
-        conn = psycopg.connect(admin_url, autocommit=True)
-    except psycopg.OperationalError as exc:
-        raise DatabaseError(f"cannot connect to the embedded server in {pgdata} to set its password "
-                            f"(its pg_hba.conf is not the one warc2corpus writes): {exc}") from exc
-    with conn:
+    with _admin_connection(admin_url, f"cannot connect to the embedded server in {pgdata} to set its "
+                           "password (its pg_hba.conf is not the one warc2corpus writes)") as conn:
         # Only the SCRAM verifier reaches the server (and its logs), never the password itself.
         verifier = conn.pgconn.encrypt_password(password.encode(), SUPERUSER.encode(), b"scram-sha-256")
         conn.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(
@@ -235,12 +239,8 @@ def start_embedded() -> str:
         admin_url = _with_password(server.get_uri(), password)
         if _pg_hba(pgdata) != PG_HBA:
             _require_password(pgdata, admin_url, password)
-        try:
-            conn = psycopg.connect(admin_url, autocommit=True)
-        except psycopg.OperationalError as exc:
-            raise DatabaseError(f"cannot connect to the embedded server in {pgdata} with the password in "
-                                f"{credentials_file}: {exc}") from exc
-        with conn:
+        with _admin_connection(admin_url, f"cannot connect to the embedded server in {pgdata} with the "
+                               f"password in {credentials_file}") as conn:
             exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (EMBEDDED_DATABASE,)).fetchone()
             if not exists:
                 conn.execute(f'CREATE DATABASE "{EMBEDDED_DATABASE}"')
