@@ -93,3 +93,43 @@ def samples() -> Path:
     if not SAMPLES.is_dir():
         pytest.skip(f"shared samples not found at {SAMPLES} (set WARC2CORPUS_SAMPLES); real-data test skipped")
     return SAMPLES
+
+
+ARTIFACTS = ROOT / "var" / "test-artifacts"
+
+
+@pytest.fixture
+def browser(tmp_path, request):
+    """Headless Chromium (Debian's `chromium` and `chromium-driver`, no browser download) driven by
+    Selenium. Files it downloads land in ``browser.download_dir``; a screenshot of the last page is
+    saved to var/test-artifacts/screenshots/<test>.png when the test ends, passed or failed."""
+    import shutil
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    chromedriver = shutil.which("chromedriver")
+    if not chromium or not chromedriver:
+        pytest.skip("browser tests need Debian's chromium and chromium-driver (apt install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,1000", "--lang=en-GB"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
+    driver.download_dir = downloads
+    driver.implicitly_wait(0)
+    try:
+        yield driver
+    finally:
+        shots = ARTIFACTS / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        try:
+            driver.save_screenshot(str(shots / f"{request.node.name}.png"))
+        finally:
+            driver.quit()
