@@ -35,6 +35,18 @@ def _each(results) -> list:
     return [results[i] for i in range(len(results))] if results else []
 
 
+def _staging():
+    """The staging area through Airflow's ObjectStoragePath: a local directory by default, or an object
+    store (WARC2CORPUS_STAGING=s3://…, credentials from the connection WARC2CORPUS_STAGING_CONN_ID)
+    that workers on several hosts share."""
+    from airflow.sdk import ObjectStoragePath
+
+    from warc2corpus import settings
+    from warc2corpus.staging import Staging
+
+    return Staging(ObjectStoragePath(settings.staging_url(), conn_id=settings.staging_conn_id()))
+
+
 def _run_interval(context) -> tuple | None:
     run_type = context["dag_run"].run_type
     if getattr(run_type, "value", run_type) not in INTERVAL_RUN_TYPES:
@@ -46,13 +58,12 @@ def _run_interval(context) -> tuple | None:
 def discover(crawl_job: str):
     from warc2corpus import tasks
     from warc2corpus.crawljobs import crawl_job as find_crawl_job
-    from warc2corpus.staging import Staging
 
     context = get_current_context()
     selected = context["params"]["crawl_jobs"] or []  # None or empty: all jobs
     if selected and crawl_job not in selected:
         return []
-    Staging().clean()  # what runs that are over left behind (nothing written for a day)
+    _staging().clean()  # what runs that are over left behind (nothing written for a day)
     return tasks.discover(find_crawl_job(crawl_job), interval=_run_interval(context),
                           reprocess=bool(context["params"]["reprocess"]))
 
@@ -63,21 +74,21 @@ def extract(warc: dict):
 
     context = get_current_context()
     _name_map_index(context, warc["warc_file"])
-    return tasks.extract_warc(warc["warc_file"], warc["crawl_job"], context["run_id"])
+    return tasks.extract_warc(warc["warc_file"], warc["crawl_job"], context["run_id"], staging=_staging())
 
 
 @task
 def autocat(manifests):
     from warc2corpus import tasks
 
-    return tasks.run_autocat(_each(manifests))
+    return tasks.run_autocat(_each(manifests), staging=_staging())
 
 
 @task
 def refresh_allow_list(crawl_job: str):
     from warc2corpus import tasks
 
-    return tasks.refresh_allowlist(crawl_job, get_current_context()["run_id"])
+    return tasks.refresh_allowlist(crawl_job, get_current_context()["run_id"], staging=_staging())
 
 
 @task(task_id="filter", map_index_template="{{ warc }}")
@@ -85,7 +96,7 @@ def filter_by_allow_list(manifest: dict, allow_list: dict):
     from warc2corpus import tasks
 
     _name_map_index(get_current_context(), manifest["warc_file"])
-    return tasks.filter_warc(manifest, allow_list)
+    return tasks.filter_warc(manifest, allow_list, staging=_staging())
 
 
 @task(map_index_template="{{ warc }}")
@@ -93,7 +104,7 @@ def deduplicate(manifest: dict):
     from warc2corpus import tasks
 
     _name_map_index(get_current_context(), manifest["warc_file"])
-    return tasks.dedup_warc(manifest)
+    return tasks.dedup_warc(manifest, staging=_staging())
 
 
 # Writers to the corpus database share a pool (bin/airflow-local and the compose file create it with
@@ -103,7 +114,7 @@ def load(manifest: dict):
     from warc2corpus import tasks
 
     _name_map_index(get_current_context(), manifest["warc_file"])
-    return tasks.load_warc_results(manifest)
+    return tasks.load_warc_results(manifest, staging=_staging())
 
 
 # Once for all task groups, when at least one file was loaded (a group with no files is skipped).

@@ -1,7 +1,10 @@
 """Where things live. Every location can be overridden with an environment variable.
 
 WARC2CORPUS_HOME          project root holding ``var/`` (default: the checkout this package lives in)
-WARC2CORPUS_STAGING       staging area for bulk data handed between tasks (default: $HOME/var/staging)
+WARC2CORPUS_STAGING       staging area for bulk data handed between tasks: a path or a URL
+                          (file://…, s3://bucket/prefix…; default: $HOME/var/staging)
+WARC2CORPUS_STAGING_CONN_ID  the Airflow connection the DAG's ObjectStoragePath uses for a staging URL
+                          (e.g. an `aws` connection for s3://; default: none, the store's own defaults)
 WARC2CORPUS_PGDATA        data directory of the embedded PostgreSQL (default: $HOME/var/postgres);
                           its superuser's password is kept beside it (var/postgres.credentials)
 WARC2CORPUS_CRAWL_JOBS    crawl-job config file (default: $HOME/config/crawl_jobs.yaml)
@@ -29,6 +32,16 @@ def project_home() -> Path:
 
 def staging_base() -> str:
     return os.environ.get("WARC2CORPUS_STAGING") or str(project_home() / "var" / "staging")
+
+
+def staging_url() -> str:
+    """The staging area as a URL (a plain path becomes a file:// URL), for Airflow's ObjectStoragePath."""
+    base = staging_base()
+    return base if "://" in base else Path(base).expanduser().resolve().as_uri()
+
+
+def staging_conn_id() -> str | None:
+    return os.environ.get("WARC2CORPUS_STAGING_CONN_ID") or None
 
 
 def embedded_pgdata() -> Path:

@@ -1,9 +1,12 @@
 """The staging area: bulk data handed from one task to the next, addressed by key.
 
 Tasks pass each other only manifests that name staging keys; the documents themselves live here
-as gzipped JSON lines. Everything goes through :class:`Staging`, so the local directory could be
-replaced by object storage without touching the stages. Writes are atomic (temporary file, then
-rename): a retried task never reads half a file.
+as gzipped JSON lines. Everything goes through :class:`Staging`. Its root is a local directory (a
+plain path or a ``file://`` URL) or any object store fsspec reaches (``s3://bucket/prefix``…), given
+as a URL or as a path object: the DAG hands it Airflow's ``ObjectStoragePath`` with the connection
+``WARC2CORPUS_STAGING_CONN_ID`` names, so workers on several hosts share one staging area. Writes
+are atomic on both: the rows go to a temporary name that is renamed (locally) or moved (in an object
+store) to the key only when the block succeeds; a retried task never reads half a file.
 
 Every run keeps its files under ``<crawl job>/<run id>/``. A run that dies leaves them behind;
 :meth:`Staging.clean` removes the run directories whose run is over: a `warc2corpus run` whose
@@ -15,6 +18,7 @@ rule for Airflow runs (whose tasks are many processes, perhaps on many hosts) an
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import logging
 import os
@@ -22,10 +26,13 @@ import re
 import shutil
 import socket
 import time
+import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
+from urllib.parse import unquote, urlsplit
 
 from warc2corpus import settings
 
@@ -69,9 +76,29 @@ def _alive(owner: dict) -> bool:
     return True
 
 
+def storage_root(base: str | os.PathLike | Any) -> Path | Any:
+    """The staging root for a path, a URL or a path object: a local :class:`Path` for plain paths,
+    ``file://`` URLs and local path objects (so that writes can be renamed atomically), else the path
+    object as given (Airflow's ``ObjectStoragePath`` or a universal_pathlib ``UPath``), or a ``UPath``
+    made from the URL (credentials from the environment, as fsspec reads them)."""
+    protocol = getattr(base, "protocol", None)
+    if protocol is not None:  # a UPath or Airflow's ObjectStoragePath
+        return Path(base.path) if protocol in ("", "file", "local") else base
+    text = os.fspath(base)
+    scheme = urlsplit(text).scheme if "://" in text else ""
+    if not scheme:
+        return Path(text)
+    if scheme in ("file", "local"):
+        return Path(unquote(urlsplit(text).path))
+    from upath import UPath  # comes with Airflow; fsspec reaches the store
+
+    return UPath(text)
+
+
 @dataclass
 class RunDirectory:
-    path: Path
+    key: str                # <crawl job>/<run id>
+    path: Path | Any
     bytes: int
     idle_seconds: float     # since the last write anywhere in it
     dead_because: str | None  # None: the run may still be working; keep it
@@ -89,30 +116,48 @@ class RowWriter:
 
 
 class Staging:
-    def __init__(self, base: str | os.PathLike | None = None):
-        self.base = Path(base or settings.staging_base())
+    def __init__(self, base: str | os.PathLike | Any | None = None):
+        self.base = storage_root(base if base is not None else settings.staging_base())
+        self.local = isinstance(self.base, Path)
+
+    def __repr__(self) -> str:
+        return f"Staging({self.base})"
 
     @staticmethod
     def key(*parts: str) -> str:
         """A key from parts, each made safe for a path segment."""
         return "/".join(re.sub(r"[^A-Za-z0-9._+-]+", "_", str(p)).strip("._") or "_" for p in parts)
 
-    def path(self, key: str) -> Path:
+    def path(self, key: str):
         return self.base / key
 
     @contextmanager
     def writer(self, key: str) -> Iterator["RowWriter"]:
         """Write rows one at a time; the file appears under its key only when the block succeeds."""
         target = self.path(key)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(target.name + f".tmp{os.getpid()}")
+        temporary = target.with_name(f"{target.name}.tmp-{uuid.uuid4().hex[:12]}")
+        if self.local:
+            target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            with gzip.open(temporary, "wt", encoding="utf-8", compresslevel=3) as out:
+            with temporary.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=3) as packed, \
+                    io.TextIOWrapper(packed, encoding="utf-8") as out:
                 rows = RowWriter(out)
                 yield rows
-            os.replace(temporary, target)
+            if self.local:
+                os.replace(temporary, target)
+            else:  # an object store has no rename: a server-side copy, then the temporary is deleted
+                temporary.fs.mv(temporary.path, target.path)
         finally:
-            temporary.unlink(missing_ok=True)
+            self._delete(temporary)
+
+    def _delete(self, path) -> None:
+        try:
+            if self.local:
+                path.unlink(missing_ok=True)
+            elif path.exists():
+                path.fs.rm(path.path)
+        except FileNotFoundError:
+            pass
 
     def write_jsonl(self, key: str, rows: Iterable[dict]) -> int:
         with self.writer(key) as out:
@@ -121,7 +166,7 @@ class Staging:
         return out.count
 
     def read_jsonl(self, key: str) -> Iterator[dict]:
-        with gzip.open(self.path(key), "rt", encoding="utf-8") as lines:
+        with self.path(key).open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
             for line in lines:
                 yield json.loads(line)
 
@@ -132,7 +177,14 @@ class Staging:
         return next(self.read_jsonl(key))
 
     def remove(self, prefix: str) -> None:
-        shutil.rmtree(self.path(prefix), ignore_errors=True)
+        target = self.path(prefix)
+        if self.local:
+            shutil.rmtree(target, ignore_errors=True)
+            return
+        try:
+            target.fs.rm(target.path, recursive=True)
+        except FileNotFoundError:
+            pass
 
     # -- runs ------------------------------------------------------------------------------------
 
@@ -144,34 +196,63 @@ class Staging:
 
     def heartbeat(self, prefix: str) -> None:
         """Show that the run owning ``prefix`` is still at work (it may write nothing for a while)."""
-        os.utime(self.path(f"{prefix}/{OWNER_KEY}"))
+        key = f"{prefix}/{OWNER_KEY}"
+        if self.local:
+            os.utime(self.path(key))
+        else:  # an object's time is its last write
+            self.write_json(key, self.read_json(key))
+
+    def _run_sizes(self) -> dict[str, tuple[float, int]]:
+        """Per run directory (``<crawl job>/<run id>``): the time of its newest write and its bytes."""
+        found: dict[str, tuple[float, int]] = {}
+
+        def add(parts: list[str], mtime: float, size: int) -> None:
+            if len(parts) >= 2:
+                run = "/".join(parts[:2])
+                newest, total = found.get(run, (0.0, 0))
+                found[run] = (max(newest, mtime), total + size)
+
+        if self.local:
+            for run in (p for p in self.base.glob("*/*") if p.is_dir() and not p.is_symlink()):
+                for entry in [run, *run.rglob("*")]:
+                    try:
+                        status = entry.lstat()
+                    except OSError:  # removed meanwhile
+                        continue
+                    add(entry.relative_to(self.base).parts, status.st_mtime, status.st_size if entry.is_file() else 0)
+            return found
+        root = self.base.path.rstrip("/")
+        try:
+            listing = self.base.fs.find(root, detail=True)
+        except FileNotFoundError:
+            return found
+        for name, info in listing.items():
+            parts = name[len(root):].strip("/").split("/")
+            if len(parts) < 3:  # a run's files lie below <crawl job>/<run id>/
+                continue
+            modified = info.get("LastModified") or info.get("mtime") or info.get("created") or 0
+            add(parts, modified.timestamp() if isinstance(modified, datetime) else float(modified),
+                int(info.get("size") or 0))
+        return found
 
     def runs(self) -> list[RunDirectory]:
         """Every run directory (``<crawl job>/<run id>``), with whether its run is over and why."""
         found, now, stale = [], time.time(), stale_after_seconds()
         host = socket.gethostname()
-        for run in sorted(p for p in self.base.glob("*/*") if p.is_dir() and not p.is_symlink()):
-            newest, size = 0.0, 0
-            for entry in [run, *run.rglob("*")]:
-                try:
-                    status = entry.lstat()
-                except OSError:  # removed meanwhile
-                    continue
-                newest = max(newest, status.st_mtime)
-                size += status.st_size if entry.is_file() else 0
+        for key, (newest, size) in sorted(self._run_sizes().items()):
             idle = now - newest
-            owner = self._owner(run)
+            owner = self._owner(key)
             dead = None
             if owner and owner.get("host") == host and not _alive(owner):
                 dead = f"its process {owner.get('pid')} on this host has ended"
             elif idle > stale and not (owner and owner.get("host") == host):
                 dead = f"nothing written for {idle / 3600:.1f} h (limit {stale / 3600:g} h)"
-            found.append(RunDirectory(run, size, idle, dead))
+            found.append(RunDirectory(key, self.path(key), size, idle, dead))
         return found
 
-    def _owner(self, run: Path) -> dict | None:
+    def _owner(self, run_key: str) -> dict | None:
         try:
-            owner = self.read_json(f"{run.relative_to(self.base).as_posix()}/{OWNER_KEY}")
+            owner = self.read_json(f"{run_key}/{OWNER_KEY}")
         except (OSError, EOFError, ValueError, StopIteration):
             return None
         return owner if isinstance(owner, dict) else None
@@ -183,5 +264,5 @@ class Staging:
             log.warning("staging: %s %s (%d bytes): %s", "would remove" if dry_run else "removing", run.path,
                         run.bytes, run.dead_because)
             if not dry_run:
-                shutil.rmtree(run.path, ignore_errors=True)
+                self.remove(run.key)
         return dead
