@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pendulum
-from airflow.sdk import DAG, Asset, Param, TaskGroup, get_current_context, task
+from airflow.sdk import DAG, Asset, Param, TaskGroup, get_current_context, task, teardown
 from airflow.timetables.interval import CronDataIntervalTimetable
 
 from warc2corpus.crawljobs import load_crawl_jobs
@@ -65,7 +65,7 @@ def discover(crawl_job: str):
         return []
     _staging().clean()  # what runs that are over left behind (nothing written for a day)
     return tasks.discover(find_crawl_job(crawl_job), interval=_run_interval(context),
-                          reprocess=bool(context["params"]["reprocess"]))
+                          reprocess=bool(context["params"]["reprocess"]), run_id=context["run_id"])
 
 
 @task(map_index_template="{{ warc }}")
@@ -127,6 +127,14 @@ def corpus_updated(results_per_job: list):
     return summary
 
 
+# Whatever became of the run's tasks, its claims on files end with it (see ledger.claim).
+@teardown
+def release_claims():
+    from warc2corpus import tasks
+
+    return tasks.release_claims(get_current_context()["run_id"])
+
+
 with DAG(
     dag_id="warc2corpus",
     description="WARC files to a deduplicated, language-tagged corpus of edited news in PostgreSQL",
@@ -155,4 +163,4 @@ with DAG(
             autocat(extracted) >> allow_list
             loaded.append(load.expand(manifest=deduplicate.expand(
                 manifest=filter_by_allow_list.partial(allow_list=allow_list).expand(manifest=extracted))))
-    corpus_updated(loaded)
+    corpus_updated(loaded) >> release_claims()

@@ -42,7 +42,7 @@ def test_one_task_group_per_crawl_job(tmp_path, monkeypatch):
                       "  - {name: nb_2020, directory: /data/2020, glob: '*.warc'}\n")
     monkeypatch.setenv("WARC2CORPUS_CRAWL_JOBS", str(config))
     dag = load_dag_module("dag_two_jobs").dag
-    groups = {tid.split(".")[0] for tid in dag.task_ids} - {"corpus_updated"}
+    groups = {tid.split(".")[0] for tid in dag.task_ids} - {"corpus_updated", "release_claims"}
     assert groups == {"nb_2019", "nb_2020"}
     # One corpus update for all groups, after every group's loads.
     assert {f"{group}.load" for group in groups} == dag.get_task("corpus_updated").upstream_task_ids
@@ -65,6 +65,9 @@ def test_wiring_order():
         assert f"demo.{downstream}" in dag.get_task(f"demo.{upstream}").downstream_task_ids
     assert "corpus_updated" in dag.get_task("demo.load").downstream_task_ids
     assert dag.get_task("demo.load").pool == "warc2corpus_db"  # bounded writers to the corpus database
+    # The run's claims on files end with it, whatever became of its tasks.
+    release = dag.get_task("release_claims")
+    assert release.is_teardown and release.upstream_task_ids == {"corpus_updated"}
 
 
 def test_derived_steps_run_from_the_corpus_asset():

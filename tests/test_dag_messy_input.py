@@ -44,6 +44,8 @@ def test_broken_files_never_fail_the_dag_run(tmp_path, monkeypatch, corpus_db, s
                   conn.execute("SELECT path, status, error FROM warc_files").fetchall()}
         documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
     assert len(ledger) == 4  # the symlink loop and the dangling symlink are logged and left out
+    with psycopg.connect(corpus_db) as conn:  # the run's claims on its files ended with it
+        assert conn.execute("SELECT count(*) FROM warc_files WHERE claimed_by IS NOT NULL").fetchone()[0] == 0
     assert ledger["DEMO-20240301120000-00000.warc.gz"] == ("loaded", None)
     assert ledger["EMPTY-20240301000000-00001.warc.gz"] == ("quarantined", "the file is empty (0 bytes)")
     assert ledger["GARBAGE-20240301000000-00002.warc.gz"][0] == "quarantined"

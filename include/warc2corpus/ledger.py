@@ -14,6 +14,7 @@ import os
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Iterable
 
 import psycopg
 
@@ -31,6 +32,7 @@ REQUEUEABLE = ("quarantined", "retry", "partial")
 RETRY_ATTEMPTS_VARIABLE = "WARC2CORPUS_RETRY_ATTEMPTS"        # attempts before a passing fault quarantines
 RETRY_DELAY_VARIABLE = "WARC2CORPUS_RETRY_DELAY_SECONDS"      # delay after the first; doubles each time
 SETTLE_VARIABLE = "WARC2CORPUS_SETTLE_SECONDS"                # discovery: files modified more recently wait
+CLAIM_HOURS_VARIABLE = "WARC2CORPUS_CLAIM_HOURS"              # a claim not renewed for this long has lapsed
 
 
 def _setting(variable: str, default: float) -> float:
@@ -55,6 +57,36 @@ def retry_delay(attempt: int) -> timedelta:
 
 def settle_seconds() -> float:
     return _setting(SETTLE_VARIABLE, 60)
+
+
+def claim_hours() -> float:
+    return _setting(CLAIM_HOURS_VARIABLE, 24)
+
+
+def claim(conn: psycopg.Connection, paths: list[str], run_id: str, *,
+          over: Iterable[str] = ()) -> tuple[list[str], dict[str, str]]:
+    """Claim the files for the run: returns (the paths it now holds, {path: run id} of those another
+    run holds). A claim held by the same run or by a run in ``over`` (known to be over), or not renewed
+    for :func:`claim_hours`, is taken over. The caller owns the transaction; two runs claiming at once
+    wait for each other's commit."""
+    if not paths:
+        return [], {}
+    claimed = {row[0] for row in conn.execute(
+        """UPDATE warc_files SET claimed_by = %(run)s, claimed_at = now()
+            WHERE path = ANY(%(paths)s)
+              AND (claimed_by IS NULL OR claimed_by = %(run)s OR claimed_by = ANY(%(over)s)
+                   OR claimed_at < now() - %(hold)s)
+        RETURNING path""",
+        {"run": run_id, "paths": list(paths), "over": list(over), "hold": timedelta(hours=claim_hours())})}
+    held = dict(conn.execute("SELECT path, claimed_by FROM warc_files WHERE path = ANY(%s) AND claimed_by <> %s",
+                             ([p for p in paths if p not in claimed], run_id)).fetchall())
+    return [p for p in paths if p in claimed], held
+
+
+def release(conn: psycopg.Connection, run_id: str) -> int:
+    """End every claim of the run (it is over, however it ended); returns how many there were."""
+    return conn.execute("UPDATE warc_files SET claimed_by = NULL, claimed_at = NULL WHERE claimed_by = %s",
+                        (run_id,)).rowcount
 
 
 def unsettled(path: Path, first_look: os.stat_result, settle: float) -> str | None:
@@ -131,7 +163,10 @@ def mark(conn: psycopg.Connection, path: str, status: str, *, counts: dict | Non
                -- the naturalness model that judged the file's paragraphs (NULL: the seed model)
                naturalness_model = CASE WHEN %(status)s = 'extracted' THEN %(naturalness_model)s
                                         ELSE naturalness_model END,
-               finished_at = CASE WHEN %(done)s THEN now() ELSE finished_at END
+               finished_at = CASE WHEN %(done)s THEN now() ELSE finished_at END,
+               -- an outcome ends the run's claim on the file; progress renews it
+               claimed_by = CASE WHEN %(done)s OR %(status)s = 'retry' THEN NULL ELSE claimed_by END,
+               claimed_at = CASE WHEN %(done)s OR %(status)s = 'retry' OR claimed_by IS NULL THEN NULL ELSE now() END
            WHERE path = %(path)s""",
         {"status": status, "counts": _json(counts), "error": error, "error_class": error_class,
          "last_good_offset": last_good_offset, "layout": layout, "done": done, "capture_end": capture_end,
@@ -179,7 +214,7 @@ def requeue(conn: psycopg.Connection, paths: list[str] | None = None, *, status:
                             (status, crawl_job, crawl_job)).fetchall()
     conn.execute(
         """UPDATE warc_files SET status = 'discovered', readmit = true, attempts = 0, next_attempt_at = NULL,
-               error = NULL, error_class = NULL, last_good_offset = NULL
+               error = NULL, error_class = NULL, last_good_offset = NULL, claimed_by = NULL, claimed_at = NULL
            WHERE path = ANY(%s)""",
         ([r[0] for r in rows],),
     )

@@ -51,7 +51,7 @@ def stale_after_seconds() -> float:
     return hours * 3600
 
 
-def _process_start(pid: int) -> str | None:
+def process_start(pid: int) -> str | None:
     """When a process started (clock ticks since boot, from /proc), or None when there is no such
     process; with the pid it names one process even after the pid is reused."""
     try:
@@ -66,7 +66,7 @@ def _alive(owner: dict) -> bool:
     if not isinstance(pid, int):
         return False
     if os.path.isdir("/proc"):
-        return _process_start(pid) == owner.get("process_start")
+        return process_start(pid) == owner.get("process_start")
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -190,7 +190,7 @@ class Staging:
 
     def claim(self, prefix: str) -> None:
         """Mark a run directory as this process's (for :meth:`clean`)."""
-        owner = {"host": socket.gethostname(), "pid": os.getpid(), "process_start": _process_start(os.getpid()),
+        owner = {"host": socket.gethostname(), "pid": os.getpid(), "process_start": process_start(os.getpid()),
                  "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         self.write_json(f"{prefix}/{OWNER_KEY}", owner)
 

@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import os
+import socket
 import stat
 import time
 import unicodedata
@@ -28,7 +29,7 @@ import psycopg
 from warc2corpus import autocat, db, dedup, ledger, publications
 from warc2corpus.crawljobs import CrawlJob
 from warc2corpus.limits import Limits, TimeLimitExceeded, time_limit
-from warc2corpus.staging import Staging
+from warc2corpus.staging import Staging, process_start
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def _describe_interval(interval: tuple[datetime, datetime] | None) -> str:
 
 
 def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None,
-             reprocess: bool = False) -> list[dict]:
+             reprocess: bool = False, run_id: str | None = None) -> list[dict]:
     """Register the job's WARC files in the ledger; return those this run should process.
 
     With an interval (scheduled and backfill runs) only files whose capture start falls in it;
@@ -69,7 +70,8 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
     for readmission (see :func:`publications.flag_readmissions`) or re-queued, and ``retry`` files
     whose next attempt has come, are always taken. Files that may still be being written (changed
     between two looks, or modified within the settle time) wait for a later run; a file that cannot
-    be looked at is logged and skipped.
+    be looked at is logged and skipped. With a ``run_id`` the run claims the files it takes, and
+    leaves out those another run is processing (see :func:`ledger.claim`).
     """
     selected, seen, waiting = [], 0, 0
     settle = ledger.settle_seconds()
@@ -99,6 +101,11 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
                 continue
             if ledger.in_interval(row["capture_start"], interval):
                 selected.append({"warc_file": row["path"], "crawl_job": job.name})
+        if run_id:
+            claimed, held = ledger.claim(conn, [f["warc_file"] for f in selected], run_id)
+            for path, other in held.items():
+                log.info("crawl job %s: %s left out: run %s is processing it", job.name, path, other)
+            selected = [f for f in selected if f["warc_file"] in set(claimed)]
         conn.commit()
     log.info("crawl job %s: %d WARC files found in %s, %d to process (%s, reprocess %s)",
              job.name, seen, job.directory, len(selected), _describe_interval(interval), reprocess)
@@ -522,6 +529,34 @@ def index_research() -> dict:
 # All stages in one process (the `warc2corpus run` command)
 # ---------------------------------------------------------------------------------------------
 
+def cli_run_id() -> str:
+    """The id of a `warc2corpus run`: its time, host, pid and the process's start (so that another run
+    can tell when it is over)."""
+    me = os.getpid()
+    return (f"cli-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S%f')}"
+            f"@{socket.gethostname()}:{me}:{process_start(me)}")
+
+
+def cli_run_over(run_id: str) -> bool:
+    """A `warc2corpus run` of this host whose process has ended (never true of another host's run,
+    nor of an Airflow run: their claims end with the run or lapse)."""
+    if not run_id.startswith("cli-") or "@" not in run_id:
+        return False
+    host, _, process = run_id.rpartition("@")[2].partition(":")
+    pid, _, started = process.partition(":")
+    return host == socket.gethostname() and pid.isdigit() and process_start(int(pid)) != started
+
+
+def release_claims(run_id: str) -> int:
+    """End the run's claims on files (it is over, however it ended)."""
+    with db.connect() as conn:
+        released = ledger.release(conn, run_id)
+        conn.commit()
+    if released:
+        log.info("run %s: released its claim on %d files", run_id, released)
+    return released
+
+
 def unusable(path: Path) -> str | None:
     """Why a path given to a run cannot be taken (a symlink loop, no such file, not a regular file
     such as a directory or a FIFO, which would block the reading), or None."""
@@ -540,7 +575,7 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
     are processed. The staging of runs that died before is cleaned up first."""
     staging = staging or Staging()
     staging.clean()
-    run_id = "cli-" + datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    run_id = cli_run_id()
     run_prefix = staging.key(crawl_job, run_id)
     files, skipped = [], []
     with db.connect() as conn:
@@ -554,6 +589,15 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
                     reason = exc.strerror or str(exc)
             log.info("skipped %s: %s", path, reason)  # the caller reports it (result status "skipped")
             skipped.append({"warc_file": str(path), "crawl_job": crawl_job, "status": "skipped", "error": reason})
+        files, held = ledger.claim(conn, files, run_id)
+        over = {other for other in held.values() if cli_run_over(other)}
+        if over:  # a `warc2corpus run` on this host that died (killed) without releasing its claims
+            taken, held = ledger.claim(conn, [p for p in held], run_id, over=over)
+            files += taken
+        for path, other in held.items():
+            log.info("skipped %s: run %s is processing it", path, other)
+            skipped.append({"warc_file": path, "crawl_job": crawl_job, "status": "skipped",
+                            "error": f"run {other} is processing it"})
         conn.commit()
     staging.claim(run_prefix)
     try:
@@ -571,6 +615,7 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
                                                         staging=staging), staging=staging))
     finally:  # a run that stops half-way is not resumed: what it staged is of no further use
         staging.remove(run_prefix)
+        release_claims(run_id)
     train_naturalness()
     find_near_duplicates()
     index_research()
