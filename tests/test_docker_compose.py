@@ -349,7 +349,7 @@ def _published(service: dict) -> list[tuple[str | None, int]]:
 
 def test_published_ports_listen_on_loopback_only(config):
     published = {name: _published(service) for name, service in config["services"].items() if service.get("ports")}
-    assert set(published) == {"airflow-apiserver", "corpus-db", "flower"}
+    assert set(published) == {"airflow-apiserver", "corpus-db", "flower", "research-api"}
     for name, ports in published.items():
         for host_ip, _ in ports:
             assert host_ip == "127.0.0.1", f"{name} publishes on {host_ip or 'every interface'}"
@@ -365,7 +365,7 @@ def test_the_bind_address_comes_from_env(env_file, tmp_path):
     proc = _compose_config(custom)
     assert proc.returncode == 0, proc.stderr
     services = yaml.safe_load(proc.stdout)["services"]
-    assert {host for name in ("airflow-apiserver", "corpus-db", "flower")
+    assert {host for name in ("airflow-apiserver", "corpus-db", "flower", "research-api")
             for host, _ in _published(services[name])} == {"192.0.2.7"}
 
 
@@ -480,3 +480,25 @@ def test_the_warc_folder_is_mounted_from_env_read_only(env_file, tmp_path):
 def test_init_creates_the_pool_of_corpus_database_writers(config):
     script = " ".join(_words(_service(config, "airflow-init")["command"]))
     assert "airflow pools set warc2corpus_db" in script
+
+
+def test_the_research_api_serves_the_corpus_database_on_its_own_port(config, env_secrets):
+    api = _service(config, "research-api")
+    assert _words(api.get("entrypoint")) == ["python", "-m", "warc2corpus.cli"]
+    assert _words(api.get("command")) == ["serve", "--host", "0.0.0.0", "--port", "8000"]
+    assert 8000 in _container_ports(api)
+    assert urlsplit(_env(api)[
+        "AIRFLOW_CONN_WARC2CORPUS_DB"]).hostname == "corpus-db"
+    assert api["depends_on"]["corpus-db"]["condition"] == "service_healthy"
+
+
+def test_the_staging_area_can_be_an_object_store(env_file, tmp_path):
+    custom = tmp_path / ".env"
+    custom.write_text(env_file.read_text().replace("W2C_STAGING=/opt/airflow/staging", "W2C_STAGING=s3://archive/staging")
+                      .replace("W2C_STAGING_CONN_ID=", "W2C_STAGING_CONN_ID=minio"))
+    proc = _compose_config(custom)
+    assert proc.returncode == 0, proc.stderr
+    for name, service in yaml.safe_load(proc.stdout)["services"].items():
+        if name in AIRFLOW_SERVICES:
+            assert _env(service)["WARC2CORPUS_STAGING"] == "s3://archive/staging", name
+            assert _env(service)["WARC2CORPUS_STAGING_CONN_ID"] == "minio", name

@@ -27,6 +27,8 @@ def fresh_values() -> dict[str, str]:
         "AIRFLOW_UID": str(os.getuid()),
         "W2C_BIND": "127.0.0.1",
         "W2C_WARC_DIR": "./demo/warcs",
+        "W2C_STAGING": "/opt/airflow/staging",
+        "W2C_STAGING_CONN_ID": "",
         "_AIRFLOW_WWW_USER_PASSWORD": secrets.token_urlsafe(18),
         "AIRFLOW_DB_PASSWORD": secrets.token_urlsafe(24),
         "CORPUS_DB_PASSWORD": secrets.token_urlsafe(24),
