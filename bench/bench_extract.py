@@ -1,7 +1,7 @@
 """Benchmark: the library's per-WARC extraction against a bare loop over the same records.
 
 What it measures
-    (a) ``warc2corpus.tasks.extract_warc`` on one WARC: reading the records, charset decoding,
+    (a) ``warc2corpus.stages.tasks.extract_warc`` on one WARC: reading the records, charset decoding,
         trafilatura extraction (with metadata, hence htmldate), autoCat scoring of front pages,
         language identification, tokenisation with offsets, hashing and document ids, writing the
         staged gzipped JSON lines and the ledger updates in the corpus database;
@@ -52,8 +52,12 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from warc2corpus import charsets, db, language, ledger, settings, tasks
-from warc2corpus.staging import Staging
+from warc2corpus import settings
+from warc2corpus.reading import charsets
+from warc2corpus.stages import tasks
+from warc2corpus.store import db, ledger
+from warc2corpus.text import language
+from warc2corpus.store.staging import Staging
 
 REPO = Path(__file__).resolve().parents[1]
 CRAWL_JOB = "bench"
@@ -218,7 +222,7 @@ def run_bare(warc: Path, classifier: Classifier) -> int:
             url = record.rec_headers.get_header("WARC-Target-URI")
             html = record.content_stream().read().decode("utf-8", errors="replace")
             try:
-                # The same extraction options as warc2corpus.extract, so both sides extract the same text.
+                # The same extraction options as warc2corpus.text.extract, so both sides extract the same text.
                 document = trafilatura.bare_extraction(html, url=url, with_metadata=True,
                                                        include_comments=False, include_images=False)
                 htmldate.find_date(html)

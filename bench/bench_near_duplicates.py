@@ -30,8 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_extract import load_pages, samples_dir, throwaway_database, write_warc  # noqa: E402
 
-from warc2corpus import db, dedup, publications, tasks  # noqa: E402
-from warc2corpus.staging import Staging  # noqa: E402
+from warc2corpus.stages import tasks  # noqa: E402
+from warc2corpus.store import db, publications  # noqa: E402
+from warc2corpus.text import dedup  # noqa: E402
+from warc2corpus.store.staging import Staging  # noqa: E402
 
 
 def _edition(url: str) -> str:
@@ -43,7 +45,7 @@ def _edition(url: str) -> str:
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     clock = time.perf_counter()
-    import warc2corpus.near_duplicates  # noqa: F401  (once per process: datasketch, numpy, scipy)
+    import warc2corpus.store.near_duplicates  # noqa: F401  (once per process: datasketch, numpy, scipy)
     imported = time.perf_counter() - clock
     pages = load_pages(samples_dir())
     timed: list[tuple[float, dict]] = []

@@ -54,9 +54,12 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = Path(os.environ.get("WARC2CORPUS_SAMPLES", ROOT.parent / "shared" / "samples"))
 
-from warc2corpus import db, language, research, settings, tasks  # noqa: E402
+from warc2corpus import research, settings  # noqa: E402
+from warc2corpus.stages import tasks  # noqa: E402
+from warc2corpus.store import db  # noqa: E402
+from warc2corpus.text import language  # noqa: E402
 from warc2corpus.research import CorpusFilter  # noqa: E402
-from warc2corpus.tokens import tokenize  # noqa: E402
+from warc2corpus.text.tokens import tokenize  # noqa: E402
 
 LANGUAGE_SHARES = {"nob": 0.80, "nno": 0.12, "sme": 0.01, "swe": 0.03}   # the rest: the other languages
 PSEUDO_SHARE = 0.02

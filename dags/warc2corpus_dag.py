@@ -3,7 +3,7 @@
 discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load;
 then, once for all groups, corpus_updated: the corpus asset's event, with the run's counts in its
 metadata. What is derived from the corpus runs from that asset (DAG warc2corpus_derived).
-Thin by design: every task hands its work to ``warc2corpus.tasks`` and passes on its manifest. The
+Thin by design: every task hands its work to ``warc2corpus.stages.tasks`` and passes on its manifest. The
 library is imported inside the tasks so that parsing this file stays cheap.
 """
 
@@ -15,7 +15,7 @@ import pendulum
 from airflow.sdk import DAG, Asset, Param, TaskGroup, get_current_context, task
 from airflow.timetables.interval import CronDataIntervalTimetable
 
-from warc2corpus.crawljobs import load_crawl_jobs
+from warc2corpus.stages.crawljobs import load_crawl_jobs
 from warc2corpus.settings import CORPUS_ASSET
 
 CRAWL_JOBS = load_crawl_jobs()
@@ -44,9 +44,9 @@ def _run_interval(context) -> tuple | None:
 
 @task
 def discover(crawl_job: str):
-    from warc2corpus import tasks
-    from warc2corpus.crawljobs import crawl_job as find_crawl_job
-    from warc2corpus.staging import Staging
+    from warc2corpus.stages import tasks
+    from warc2corpus.stages.crawljobs import crawl_job as find_crawl_job
+    from warc2corpus.store.staging import Staging
 
     context = get_current_context()
     selected = context["params"]["crawl_jobs"] or []  # None or empty: all jobs
@@ -59,7 +59,7 @@ def discover(crawl_job: str):
 
 @task(map_index_template="{{ warc }}")
 def extract(warc: dict):
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     context = get_current_context()
     _name_map_index(context, warc["warc_file"])
@@ -68,21 +68,21 @@ def extract(warc: dict):
 
 @task
 def autocat(manifests):
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     return tasks.run_autocat(_each(manifests))
 
 
 @task
 def refresh_allow_list(crawl_job: str):
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     return tasks.refresh_allowlist(crawl_job, get_current_context()["run_id"])
 
 
 @task(task_id="filter", map_index_template="{{ warc }}")
 def filter_by_allow_list(manifest: dict, allow_list: dict):
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.filter_warc(manifest, allow_list)
@@ -90,7 +90,7 @@ def filter_by_allow_list(manifest: dict, allow_list: dict):
 
 @task(map_index_template="{{ warc }}")
 def deduplicate(manifest: dict):
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.dedup_warc(manifest)
@@ -100,7 +100,7 @@ def deduplicate(manifest: dict):
 # 2 slots): however many workers extract, only so many loads hold their big transactions at once.
 @task(map_index_template="{{ warc }}", pool="warc2corpus_db")
 def load(manifest: dict):
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     _name_map_index(get_current_context(), manifest["warc_file"])
     return tasks.load_warc_results(manifest)
@@ -109,7 +109,7 @@ def load(manifest: dict):
 # Once for all task groups, when at least one file was loaded (a group with no files is skipped).
 @task(outlets=[CORPUS], trigger_rule="none_failed_min_one_success")
 def corpus_updated(results_per_job: list):
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     summary = tasks.summarise_loads(r for results in results_per_job for r in _each(results))
     get_current_context()["outlet_events"][CORPUS].extra = summary

@@ -2,7 +2,7 @@
 train_naturalness (a new model of natural text when the corpus has grown enough) and, beside it,
 find_near_duplicates (signatures of the new documents, the clusters they join), and index_research
 (the research index takes in what was loaded).
-Thin by design: every task hands its work to ``warc2corpus.tasks``.
+Thin by design: every task hands its work to ``warc2corpus.stages.tasks``.
 """
 
 from __future__ import annotations
@@ -17,21 +17,21 @@ from warc2corpus.settings import CORPUS_ASSET
 
 @task
 def train_naturalness():
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     return tasks.train_naturalness()
 
 
 @task
 def find_near_duplicates():
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     return tasks.find_near_duplicates()
 
 
 @task
 def index_research():
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     return tasks.index_research()
 

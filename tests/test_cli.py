@@ -166,7 +166,8 @@ class _Terminal(io.StringIO):
 
 
 def test_run_progress_shows_share_and_time_left_from_the_first_record(corpus_db, staging_dir):
-    from warc2corpus import cli, tasks
+    from warc2corpus.cli import main as cli
+    from warc2corpus.stages import tasks
 
     terminal = _Terminal()
     progress = cli.Progress([WARC_1], terminal)

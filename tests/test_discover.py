@@ -9,8 +9,8 @@ import psycopg
 import pytest
 
 from conftest import DEMO_WARCS
-from warc2corpus import tasks
-from warc2corpus.crawljobs import CrawlJob
+from warc2corpus.stages import tasks
+from warc2corpus.stages.crawljobs import CrawlJob
 
 WARC_1 = "DEMO-20240301120000-00000.warc.gz"
 WARC_2 = "DEMO-20240302120000-00001.warc.gz"
@@ -106,7 +106,7 @@ def test_hosts_accepted_later_are_readmitted_whatever_the_order(corpus_db, stagi
 def test_discovery_logs_its_interval_as_dates_not_python_reprs(corpus_db, job, caplog):
     import pendulum
 
-    caplog.set_level("INFO", logger="warc2corpus.tasks")
+    caplog.set_level("INFO", logger="warc2corpus.stages.tasks")
     # Airflow hands pendulum DateTimes, whose repr is DateTime(2024, 3, 1, 0, 0, 0, tzinfo=Timezone('UTC')).
     tasks.discover(job, interval=(pendulum.datetime(2024, 3, 1), pendulum.datetime(2024, 3, 2)))
     tasks.discover(job, interval=(pendulum.datetime(2024, 3, 1, 6), pendulum.datetime(2024, 3, 1, 18)))

@@ -19,9 +19,11 @@ import psycopg
 import pytest
 
 from conftest import DEMO_WARCS, run_cli
-from warc2corpus import ledger, load, tasks, warcs
-from warc2corpus.crawljobs import CrawlJob
-from warc2corpus.staging import OWNER_KEY, Staging
+from warc2corpus.reading import warcs
+from warc2corpus.stages import tasks
+from warc2corpus.store import ledger, load
+from warc2corpus.stages.crawljobs import CrawlJob
+from warc2corpus.store.staging import OWNER_KEY, Staging
 
 WARC_1 = "DEMO-20240301120000-00000.warc.gz"  # 7 documents when loaded alone
 WARC_2 = "DEMO-20240302120000-00001.warc.gz"

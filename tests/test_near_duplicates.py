@@ -15,7 +15,9 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from conftest import run_cli
-from warc2corpus import db, near_duplicates, near_duplicates_eval, publications, tasks
+from warc2corpus.quality import near_duplicates_eval
+from warc2corpus.stages import tasks
+from warc2corpus.store import db, near_duplicates, publications
 
 NRK = "https://www.nrk.no/ol/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-_-sa-kom-sjokkvendingen-1.16990729"
 NRK_REGIONAL = "https://www.nrk.no/vestland/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-1.16990729"
@@ -218,7 +220,7 @@ def test_signatures_are_seeded_not_random():
     import subprocess
     import sys
 
-    program = ("from warc2corpus import near_duplicates as n; "
+    program = ("from warc2corpus.store import near_duplicates as n; "
                "print(n.signature(n.shingles('ferja mellom fjordvik og nesøy ble innstilt i går'.split())).tolist())")
     runs = {subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
             for _ in range(2)}

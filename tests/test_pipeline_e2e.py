@@ -130,7 +130,8 @@ def test_rerun_and_reprocess_change_nothing(demo_run, corpus_db):
 
 
 def test_older_warc_loaded_after_newer_one_wins(corpus_db, staging_dir):
-    from warc2corpus import db, publications, tasks
+    from warc2corpus.stages import tasks
+    from warc2corpus.store import db, publications
 
     with db.connect() as conn:  # the newer WARC alone holds no front page: accept the host by hand
         publications.decide(conn, FP, "accepted", by="test", note="demo")
@@ -150,7 +151,8 @@ def test_older_warc_loaded_after_newer_one_wins(corpus_db, staging_dir):
 
 
 def test_a_crashed_load_leaves_nothing_of_the_file(corpus_db, staging_dir, monkeypatch):
-    from warc2corpus import ledger, tasks
+    from warc2corpus.stages import tasks
+    from warc2corpus.store import ledger
 
     real_mark = ledger.mark
 

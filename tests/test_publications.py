@@ -12,7 +12,9 @@ import pytest
 
 import conftest
 from conftest import DEMO_WARCS
-from warc2corpus import autocat, db, publications, tasks
+from warc2corpus import autocat
+from warc2corpus.stages import tasks
+from warc2corpus.store import db, publications
 
 FP, DT, SA = "www.fjordposten.no", "www.dalen-tidend.no", "www.sapmi-aviisa.no"
 BLOG, WEEKLY = "www.bygdebloggen.no", "www.ukeskrift-nord.no"
@@ -84,7 +86,7 @@ def test_rejecting_a_host_withdraws_its_documents_and_accepting_restores_them(de
         conn.commit()
     assert outcome["withdrawn"] == 5
     assert corpus_count(demo) == 5 and corpus_count(demo, FP) == 0
-    from warc2corpus import stats
+    from warc2corpus.store import stats
 
     with db.connect() as conn:  # what `warc2corpus stats` prints: only what is not withdrawn
         summary = stats.corpus_summary(conn)

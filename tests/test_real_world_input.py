@@ -20,7 +20,8 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from warc2corpus import tasks, warcs
+from warc2corpus.reading import warcs
+from warc2corpus.stages import tasks
 
 ARTICLE = ("<html><head><title>Ferja innstilt</title></head><body><article><h1>Ferja innstilt</h1>"
            "<p>Ferja mellom Fjordvik og Nesøy ble innstilt i hele går på grunn av sterk vind og høye bølger, "
@@ -69,7 +70,7 @@ def ledger_row(url: str, path: Path) -> dict:
 @pytest.fixture
 def accept_all(corpus_db):
     """These tests are about reading: every host counts as an edited publication."""
-    from warc2corpus import db, publications
+    from warc2corpus.store import db, publications
 
     def accept(*hosts):
         with db.connect() as conn:
@@ -224,7 +225,7 @@ def test_a_50_mb_record_is_skipped_without_reading_it(tmp_path, corpus_db, stagi
 
 
 def test_extraction_time_limit(tmp_path, corpus_db, staging_dir, accept_all, monkeypatch):
-    from warc2corpus import extract
+    from warc2corpus.text import extract
 
     accept_all("www.fjordposten.no")
     real = extract.extract
@@ -392,7 +393,7 @@ def test_digest_forms():
 # ---------------------------------------------------------------------------------------------
 
 def test_wayback_view_restores_to_the_original_text(samples, tmp_path, corpus_db, staging_dir, accept_all):
-    from warc2corpus import extract
+    from warc2corpus.text import extract
 
     folder = samples / "wayback_edgi"
     view = (folder / "fws.gov_birds_20171124151315_view.html").read_bytes()
@@ -500,7 +501,8 @@ def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, a
 def test_a_utf8_page_with_a_few_broken_bytes_stays_utf8(samples, tmp_path, corpus_db, staging_dir, accept_all):
     """A real Norwegian page (NRK) in UTF-8 with four bytes broken used to be decoded whole as
     windows-1252: every æ, ø and å garbled. Declared or not, it is UTF-8 with four U+FFFD."""
-    from warc2corpus import charsets, extract
+    from warc2corpus.reading import charsets
+    from warc2corpus.text import extract
 
     page = gzip.decompress((samples / "news_fundus" / "test_data" / "no" / "NRK_2024_08_05.html.gz").read_bytes())
     url = ("https://www.nrk.no/ol/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-_-sa-kom-sjokkvendingen"

@@ -19,8 +19,9 @@ from synthetic_warcs import write_warc
 CHILD = """
 import json, resource, sys
 from pathlib import Path
-from warc2corpus import db, ledger, tasks
-from warc2corpus.staging import Staging
+from warc2corpus.stages import tasks
+from warc2corpus.store import db, ledger
+from warc2corpus.store.staging import Staging
 
 warc = Path(sys.argv[1])
 with db.connect() as conn:

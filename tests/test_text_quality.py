@@ -9,7 +9,7 @@ from collections import Counter
 import psycopg
 import pytest
 
-from warc2corpus import extract, language, naturalness, pagetype, template
+from warc2corpus.text import extract, language, naturalness, pagetype, template
 
 # --- a test site: many pages sharing a template and boilerplate -------------------------------------
 
@@ -134,7 +134,7 @@ def test_template_gives_the_fallback_text_when_trafilatura_finds_nothing(extract
 def test_a_files_template_comes_from_its_own_pages_only(corpus_db):
     """Same input, same corpus: what other files hold (or held when they were processed) never
     enters a file's template, so processing a file again gives the same texts."""
-    from warc2corpus import db
+    from warc2corpus.store import db
 
     with db.connect() as conn:
         first = extract.PageExtractor("a.warc.gz", conn)
@@ -264,7 +264,8 @@ def test_naturalness_model_round_trips_through_bytes():
 def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extractions(corpus_db, staging_dir,
                                                                                       monkeypatch):
     from conftest import DEMO_WARCS
-    from warc2corpus import db, tasks
+    from warc2corpus.stages import tasks
+    from warc2corpus.store import db
 
     monkeypatch.setattr(naturalness, "MIN_TRAINING_PARAGRAPHS", 5)
     warcs = sorted(DEMO_WARCS.glob("*.warc.gz"))
@@ -431,7 +432,7 @@ class _Record:
 
 
 def test_build_document_keeps_page_type_languages_and_dropped_counts():
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     page = extract.Extracted(title="t", paragraphs=article_paragraphs("ferja"), page_type="article",
                              dropped={"template": 3, "credit": 1}, source="trafilatura")

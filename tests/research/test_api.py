@@ -27,7 +27,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conftest import DEMO_WARCS, _with_database, run_cli
-from warc2corpus import db, research, settings as w2c_settings, tasks
+from warc2corpus import research, settings as w2c_settings
+from warc2corpus.stages import tasks
+from warc2corpus.store import db
 from warc2corpus.research import auth
 from warc2corpus.research.api import Settings, standalone_app
 

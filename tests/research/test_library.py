@@ -17,7 +17,9 @@ import psycopg
 import pytest
 
 from conftest import DEMO_WARCS, SAMPLES, _with_database
-from warc2corpus import db, publications, research, settings, tasks
+from warc2corpus import research, settings
+from warc2corpus.stages import tasks
+from warc2corpus.store import db, publications
 from warc2corpus.research import BadRequest, CorpusFilter, NotFound, QueryTimeout
 
 F = CorpusFilter.from_params

@@ -25,10 +25,12 @@ from typing import Callable, Iterable
 
 import psycopg
 
-from warc2corpus import autocat, db, dedup, ledger, publications
-from warc2corpus.crawljobs import CrawlJob
-from warc2corpus.limits import Limits, TimeLimitExceeded, time_limit
-from warc2corpus.staging import Staging
+from warc2corpus import autocat
+from warc2corpus.store import db, ledger, publications
+from warc2corpus.text import dedup
+from warc2corpus.stages.crawljobs import CrawlJob
+from warc2corpus.reading.limits import Limits, TimeLimitExceeded, time_limit
+from warc2corpus.store.staging import Staging
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +115,7 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
 
 def build_document(record, extracted, crawl_job: str) -> dict:
     """The staged form of one extracted page: provenance, metadata, paragraphs with tokens."""
-    from warc2corpus import language, tokens
+    from warc2corpus.text import language, tokens
 
     paragraphs = [unicodedata.normalize("NFC", p) for p in extracted.paragraphs]
     tokenised = [tokens.tokenize(p) for p in paragraphs]
@@ -159,7 +161,7 @@ def _rejection(record_or_doc: dict, stage: str, reason: str) -> dict:
 
 def _wayback_skip(record) -> str | None:
     """Wayback's own redirect and not-found responses are not documents."""
-    from warc2corpus import wayback
+    from warc2corpus.reading import wayback
 
     if record.skip_reason != "http_status" or wayback.parse_url(record.url) is None:
         return None
@@ -182,7 +184,7 @@ def _freeze_long_lived_objects() -> None:
     allocate (about 0.3 s in 20 on the bench's WARC)."""
     import gc
 
-    from warc2corpus import language
+    from warc2corpus.text import language
 
     language.preload()
     gc.collect()
@@ -197,7 +199,8 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     However broken the file, this returns: a file read up to a fault is ``partial`` (what came
     before is staged), one with nothing readable is ``quarantined``.
     """
-    from warc2corpus import charsets, extract, notices, wayback, warcs
+    from warc2corpus.reading import charsets, notices, wayback, warcs
+    from warc2corpus.text import extract
 
     staging = staging or Staging()
     limits = limits or Limits.from_environment()
@@ -436,7 +439,7 @@ def dedup_warc(manifest: dict, *, staging: Staging | None = None) -> dict:
 
 def load_warc_results(manifest: dict, *, staging: Staging | None = None) -> dict:
     """Load one WARC's results in one transaction with its ledger row; then clear its staging."""
-    from warc2corpus import load
+    from warc2corpus.store import load
 
     if manifest["status"] != "extracted":
         return manifest
@@ -490,7 +493,7 @@ def summarise_loads(results: Iterable[dict]) -> dict:
 def train_naturalness(*, force: bool = False) -> dict:
     """After loading: a new naturalness model from the corpus when it has grown enough since the
     last one (``naturalness.refresh``); later extractions use it."""
-    from warc2corpus import naturalness
+    from warc2corpus.text import naturalness
 
     with db.connect() as conn:
         outcome = naturalness.refresh(conn, force=force)
@@ -501,7 +504,7 @@ def train_naturalness(*, force: bool = False) -> dict:
 def find_near_duplicates() -> dict:
     """After loading: sign the new documents and update the near-duplicate clusters
     (``near_duplicates.refresh``)."""
-    from warc2corpus import near_duplicates
+    from warc2corpus.store import near_duplicates
 
     with db.connect() as conn:
         return near_duplicates.refresh(conn)

@@ -68,7 +68,7 @@ def mean(values: Iterable[float]) -> float:
 
 def segments(paragraphs: Iterable[str], low: int = SHORT_RANGE[0], high: int = SHORT_RANGE[1]) -> list[str]:
     """Sentences of ``low``..``high`` tokens (nb-tokenizer); longer sentences cut into such pieces."""
-    from warc2corpus import tokens
+    from warc2corpus.text import tokens
 
     out = []
     for paragraph in paragraphs:
@@ -100,7 +100,7 @@ class Page:
 
 
 def _html(path: Path) -> str:
-    from warc2corpus.charsets import read_html_file
+    from warc2corpus.reading.charsets import read_html_file
 
     return read_html_file(path)
 
@@ -198,7 +198,7 @@ class Result:
 def ours(page: Page) -> Result:
     """Our extraction, judged by the seed naturalness model (none trained from a corpus on this machine),
     so that the gate measures the same everywhere."""
-    from warc2corpus import extract, naturalness
+    from warc2corpus.text import extract, naturalness
 
     document = extract.extract(page.html, page.url, naturalness=naturalness.seed_model())
     return Result("\n".join(document.paragraphs), document.published, document.page_type)
@@ -282,7 +282,7 @@ def error_rate(matrix: dict) -> float:
 
 
 def _language(report: Report, samples: Path, heldout: Path | None) -> None:
-    from warc2corpus import language
+    from warc2corpus.text import language
 
     def gielladetect(text: str) -> str:
         return language.rank(text[:language.MAX_CHARS])[0]
@@ -323,7 +323,7 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
 def _sentences(report: Report, label: str, items: list[tuple[str, str]], gielladetect, what: str) -> None:
     """Errors among Bokmål, Nynorsk and Danish on the labelled sentences of 10-20 tokens (with the
     confusion matrix, and each language's own error rate), and North Sámi accuracy where there is any."""
-    from warc2corpus import language
+    from warc2corpus.text import language
 
     if not items:
         return
@@ -418,7 +418,7 @@ def write_baseline(report: Report, path: Path = BASELINE) -> None:
 
 
 def format_report(report: Report, pins: dict[str, float] | None = None) -> str:
-    from warc2corpus.cli import format_table
+    from warc2corpus.cli.main import format_table
 
     def cell(value):
         return "-" if value is None else f"{value:.4f}"

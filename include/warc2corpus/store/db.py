@@ -293,7 +293,7 @@ def connect(url: str | None = None, *, migrate: bool = True) -> psycopg.Connecti
 def migration_files() -> list[tuple[int, str, str]]:
     """(version, name, sql) of every migration shipped with the package, in order."""
     found = []
-    for entry in resources.files("warc2corpus.migrations").iterdir():
+    for entry in resources.files("warc2corpus.store.migrations").iterdir():
         match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
         if match:
             found.append((int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))

@@ -38,8 +38,8 @@ from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecordLoader
 from warcio.statusandheaders import StatusAndHeaders
 
-from warc2corpus import notices
-from warc2corpus.limits import Limits
+from warc2corpus.reading import notices
+from warc2corpus.reading.limits import Limits
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ def _who() -> str:
 
 
 def cmd_publications(args) -> None:
-    from warc2corpus import db, publications
-    from warc2corpus.cli import _fail, format_table
+    from warc2corpus.store import db, publications
+    from warc2corpus.cli.main import _fail, format_table
 
     with db.connect() as conn:
         if args.action == "list":
@@ -80,8 +80,8 @@ def cmd_publications(args) -> None:
 
 
 def cmd_autocat_eval(args) -> None:
-    from warc2corpus import autocat_eval
-    from warc2corpus.cli import _fail
+    from warc2corpus.quality import autocat_eval
+    from warc2corpus.cli.main import _fail
 
     report = autocat_eval.run(Path(args.samples) if args.samples else None,
                               Path(args.fixtures) if args.fixtures else None)

@@ -173,7 +173,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     """
     import trafilatura
 
-    from warc2corpus import pagetype
+    from warc2corpus.text import pagetype
 
     tree = parse(html) if tree is None else tree
     if tree is None:
@@ -198,7 +198,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
             source = "template" if paragraphs else None
 
     if naturalness is not False and paragraphs:
-        from warc2corpus import naturalness as natural
+        from warc2corpus.text import naturalness as natural
 
         model = naturalness or natural.seed_model()
         paragraphs, unnatural = model.filter(paragraphs)
@@ -229,11 +229,11 @@ class PageExtractor:
     """
 
     def __init__(self, warc_file: str | None = None, conn=None, *, use_database: bool = True):
-        from warc2corpus import naturalness, template
+        from warc2corpus.text import naturalness, template
 
         self.templates = template.FileTemplates()
         if conn is None and use_database:
-            from warc2corpus import db
+            from warc2corpus.store import db
 
             with db.connect() as own:
                 self.naturalness_model, self.naturalness = naturalness.for_file(own, warc_file)
@@ -244,7 +244,7 @@ class PageExtractor:
 
     def __call__(self, html: str, url: str | None, host: str | None = None, *, tree=None) -> Extracted:
         """The page's extraction; ``tree``: the page already parsed (:func:`parse`; it is pruned here)."""
-        from warc2corpus import dedup, template
+        from warc2corpus.text import dedup, template
 
         tree = parse(html) if tree is None else tree
         if tree is None:

@@ -31,8 +31,10 @@ from pathlib import Path
 
 import lxml.html
 
-from warc2corpus import extract, near_duplicates, tokens, wayback
-from warc2corpus.charsets import read_html_file
+from warc2corpus.reading import wayback
+from warc2corpus.store import near_duplicates
+from warc2corpus.text import extract, tokens
+from warc2corpus.reading.charsets import read_html_file
 
 
 @dataclass

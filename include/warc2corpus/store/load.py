@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 import psycopg
 
-from warc2corpus import ledger, publications
+from warc2corpus.store import ledger, publications
 
 DOCUMENT_COLUMNS = (
     "doc_id", "text_sha1", "host", "url_path", "url", "title", "author", "published", "harvest_time",

@@ -37,7 +37,8 @@ def _fail(exc) -> None:
 
 
 def cmd_index(args) -> None:
-    from warc2corpus import db, research
+    from warc2corpus import research
+    from warc2corpus.store import db
 
     with db.connect() as conn:
         outcome = research.refresh_index(conn)

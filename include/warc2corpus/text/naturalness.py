@@ -97,7 +97,7 @@ def protected(paragraph: str) -> str | None:
 @lru_cache(maxsize=4)
 def _seed_index(languages: tuple[str, ...]) -> dict[str, int]:
     """Every word of the languages' seed word lists -> a bit mask of the languages that list it."""
-    from warc2corpus import language
+    from warc2corpus.text import language
 
     models = language.classifier().wmodels
     index: dict[str, int] = {}
@@ -116,7 +116,7 @@ class Model:
         self.totals: Counter = Counter()
         self.seed: dict[str, tuple[dict, float]] = {}
         if seed:
-            from warc2corpus import language
+            from warc2corpus.text import language
 
             models = language.classifier().wmodels
             for lang in languages:
@@ -261,7 +261,7 @@ class Model:
 # The trained model in PostgreSQL
 # ---------------------------------------------------------------------------------------------
 
-_LOCK = "warc2corpus.naturalness"
+_LOCK = "warc2corpus.naturalness"  # an advisory lock's key: kept when the module moved
 _loaded: dict[int, Model] = {}  # stored models already read by this process, by id
 
 

@@ -1,0 +1,1 @@
+"""The pipeline's stages: what the DAG's tasks and the command line call."""
