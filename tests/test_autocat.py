@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from warc2corpus import autocat
+from warc2corpus import autocat, settings
 from warc2corpus.reading import charsets
 
 
@@ -238,7 +238,7 @@ def test_no_foreign_page_is_accepted(samples):
 
 from warc2corpus.quality import autocat_eval  # noqa: E402
 
-FIXTURE_CASES = autocat_eval.load_cases(autocat_eval.fixtures_path())
+FIXTURE_CASES = autocat_eval.load_cases(settings.autocat_fixtures_file())
 
 
 def _front(footer: str, *, lang: str = "nb", main: str = "<p>Nyheter i dag.</p>") -> str:

@@ -67,7 +67,7 @@ def site_url(topic: str) -> str:
 
 @pytest.fixture
 def extractor():
-    return extract.PageExtractor(use_database=False)
+    return extract.PageExtractor()
 
 
 def test_items_are_tag_paths_and_text_in_depth_first_order():
@@ -127,23 +127,26 @@ def test_template_gives_the_fallback_text_when_trafilatura_finds_nothing(extract
     assert result.source == "template"
     assert result.paragraphs[-3:] == article_paragraphs("havna")  # blocks in page order
     assert not any(b in result.paragraphs for b in BOILERPLATE + SERIES)
-    without = extract.PageExtractor(use_database=False)
+    without = extract.PageExtractor()
     assert without(site_page("havna"), site_url("havna")).paragraphs == []  # no template, no fallback
 
 
 def test_a_files_template_comes_from_its_own_pages_only(corpus_db):
     """Same input, same corpus: what other files hold (or held when they were processed) never
     enters a file's template, so processing a file again gives the same texts."""
-    from warc2corpus.store import db
+    from warc2corpus.store import db, naturalness_models
+
+    def extractor_for(warc_file, conn):
+        return extract.PageExtractor(naturalness_models.for_file(conn, warc_file)[1])
 
     with db.connect() as conn:
-        first = extract.PageExtractor("a.warc.gz", conn)
+        first = extractor_for("a.warc.gz", conn)
         texts = [first(site_page(topic), site_url(topic)).paragraphs for topic in TOPICS[:3]]
-        second = extract.PageExtractor("b.warc.gz", conn)
+        second = extractor_for("b.warc.gz", conn)
         assert second.templates.pages("www.fjordvik-avis.no") == 0  # nothing of file a
         result = second(site_page("kirka"), site_url("kirka"))
         assert result.paragraphs == article_paragraphs("kirka") + SERIES  # its host's first page in b
-        again = extract.PageExtractor("a.warc.gz", conn)  # file a processed again
+        again = extractor_for("a.warc.gz", conn)  # file a processed again
         assert [again(site_page(topic), site_url(topic)).paragraphs for topic in TOPICS[:3]] == texts
     with psycopg.connect(corpus_db) as conn:
         tables = {row[0] for row in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
@@ -265,7 +268,7 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
                                                                                       monkeypatch):
     from conftest import DEMO_WARCS
     from warc2corpus.stages import tasks
-    from warc2corpus.store import db
+    from warc2corpus.store import db, naturalness_models
 
     monkeypatch.setattr(naturalness, "MIN_TRAINING_PARAGRAPHS", 5)
     warcs = sorted(DEMO_WARCS.glob("*.warc.gz"))
@@ -278,11 +281,11 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
                                   " WHERE d.language = 'nno' ORDER BY length(p.text) DESC LIMIT 1").fetchone()
         assert used is None
         assert len(models) == 1 and models[0][1] == paragraphs and models[0][2]["nno"] > 0
-        model_id, model = naturalness.latest(conn)
+        model_id, model = naturalness_models.latest(conn)
         assert model_id == models[0][0]
         words = [w.lower() for w in naturalness.tokens_of(text)]
         assert model.bigrams[lang][words[0], words[1]] >= 1  # learnt from the corpus's own paragraphs
-        assert naturalness.refresh(conn)["trained"] is False  # the corpus has not grown since
+        assert naturalness_models.refresh(conn)["trained"] is False  # the corpus has not grown since
     tasks.run_files(warcs[1:], "demo")  # its extraction uses the stored model, and the corpus grows
     with db.connect() as conn:
         used = {row[0] for row in conn.execute("SELECT naturalness_model FROM warc_files WHERE path <> %s",
@@ -293,9 +296,9 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
     # A file processed again keeps the model it was extracted with (same input, same corpus); only a
     # file never extracted takes the newest.
     with db.connect() as conn:
-        assert naturalness.for_file(conn, str(warcs[0].resolve())) == (None, naturalness.seed_model())
-        assert naturalness.for_file(conn, str(warcs[1].resolve()))[0] == model_id
-        assert naturalness.for_file(conn, "/never/extracted.warc.gz")[0] == newest[0]
+        assert naturalness_models.for_file(conn, str(warcs[0].resolve())) == (None, naturalness.seed_model())
+        assert naturalness_models.for_file(conn, str(warcs[1].resolve()))[0] == model_id
+        assert naturalness_models.for_file(conn, "/never/extracted.warc.gz")[0] == newest[0]
     tasks.run_files(warcs, "demo")
     with db.connect() as conn:
         used = dict(conn.execute("SELECT path, naturalness_model FROM warc_files").fetchall())

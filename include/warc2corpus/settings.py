@@ -5,6 +5,8 @@ WARC2CORPUS_STAGING       staging area for bulk data handed between tasks (defau
 WARC2CORPUS_PGDATA        data directory of the embedded PostgreSQL (default: $HOME/var/postgres);
                           its superuser's password is kept beside it (var/postgres.credentials)
 WARC2CORPUS_CRAWL_JOBS    crawl-job config file (default: $HOME/config/crawl_jobs.yaml)
+WARC2CORPUS_SAMPLES       the shared third-party samples the quality gates measure on
+                          (default: $HOME/../shared/samples)
 AIRFLOW_CONN_WARC2CORPUS_DB  a PostgreSQL URI; when set, everything uses that server instead of the
                           embedded one. The same variable is Airflow's connection ``warc2corpus_db``.
 """
@@ -23,7 +25,8 @@ def project_home() -> Path:
     configured = os.environ.get("WARC2CORPUS_HOME")
     if configured:
         return Path(configured).expanduser().resolve()
-    # include/warc2corpus/settings.py -> the checkout
+    # include/warc2corpus/settings.py -> the checkout. The one place that knows the checkout's layout:
+    # every other path of the package comes from the functions below.
     return Path(__file__).resolve().parents[2]
 
 
@@ -50,6 +53,22 @@ def crawl_jobs_file() -> Path:
     if configured:
         return Path(configured).expanduser().resolve()
     return project_home() / "config" / "crawl_jobs.yaml"
+
+
+def samples_dir() -> Path:
+    """The shared third-party samples (read-only) the eval gates and the real-data tests use."""
+    configured = os.environ.get("WARC2CORPUS_SAMPLES")
+    return Path(configured).expanduser() if configured else project_home().parent / "shared" / "samples"
+
+
+def eval_baseline_file() -> Path:
+    """The eval gate's pinned floors."""
+    return project_home() / "eval" / "baseline.json"
+
+
+def autocat_fixtures_file() -> Path:
+    """autoCat's labelled front pages (autocat-eval and the tests read them)."""
+    return project_home() / "tests" / "fixtures" / "autocat" / "front_pages.yaml"
 
 
 def external_database_url() -> str | None:

@@ -9,13 +9,13 @@ import json
 def cmd_serve(args) -> None:
     import uvicorn
 
-    from warc2corpus.cli.main import _fail
+    from warc2corpus.cli.common import fail
     from warc2corpus.research.api import PREFIX, Settings, standalone_app
 
     try:
         settings = Settings.from_env()
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     print(f"warc2corpus research API on http://{args.host}:{args.port}{PREFIX}/ (docs: {PREFIX}/docs); "
           f"research endpoints {'need a token' if settings.require_token else 'open'}, changes need an admin token",
           flush=True)
@@ -25,16 +25,16 @@ def cmd_serve(args) -> None:
 
 def cmd_tokens(args) -> None:
     from warc2corpus.store import db
-    from warc2corpus.cli.main import _fail, format_table
-    from warc2corpus.cli.publications import _who
+    from warc2corpus.cli.common import current_user, fail
+    from warc2corpus.formatting import format_table
     from warc2corpus.research import auth
 
     with db.connect() as conn:
         if args.action == "create":
             try:
-                created = auth.create_token(conn, args.name, scope=args.scope, by=_who())
+                created = auth.create_token(conn, args.name, scope=args.scope, by=current_user())
             except ValueError as exc:
-                _fail(str(exc))
+                fail(str(exc))
             conn.commit()
             if args.json:
                 print(json.dumps(created, indent=2))
@@ -52,7 +52,7 @@ def cmd_tokens(args) -> None:
         else:
             revoked = auth.revoke_token(conn, args.id)
             if revoked is None:
-                _fail(f"no token {args.id}")
+                fail(f"no token {args.id}")
             conn.commit()
             print(f"token {revoked['id']} ({revoked['name']}) revoked at {revoked['revoked_at']}")
 

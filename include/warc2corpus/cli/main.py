@@ -12,15 +12,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-
-# Exit codes (the README's "Exit codes"): 0 done, 1 a check failed (eval, db status) or a bug.
-EXIT_BAD_INPUT = 2       # bad arguments or config, the database unreachable or lost: nothing half-loaded
-EXIT_NOT_ALL_TAKEN = 3   # run: the others loaded, but a path was skipped or a file waits for a retry
-
-
-def _fail(message: str) -> None:
-    print(f"warc2corpus: {message}", file=sys.stderr)
-    raise SystemExit(EXIT_BAD_INPUT)
+from warc2corpus.cli.common import EXIT_NOT_ALL_TAKEN, fail
+from warc2corpus.formatting import format_table
 
 
 # ---------------------------------------------------------------------------------------------
@@ -36,7 +29,7 @@ def cmd_db(args) -> None:
         print(external or db.start_embedded())
         return
     if external and args.action in ("start", "stop"):
-        _fail(f"{settings.DATABASE_URL_VARIABLE} is set: the corpus lives on {db.describe(external)}, "
+        fail(f"{settings.DATABASE_URL_VARIABLE} is set: the corpus lives on {db.describe(external)}, "
               "which this command does not manage")
     if args.action == "start":
         url = db.start_embedded()
@@ -50,7 +43,7 @@ def cmd_db(args) -> None:
                 db.connect(external, migrate=False).close()
                 print(f"external PostgreSQL reachable: {db.describe(external)}")
             except db.DatabaseError as exc:
-                _fail(str(exc))
+                fail(str(exc))
             return
         status = db.embedded_status()
         print(json.dumps(status, indent=2))
@@ -143,15 +136,6 @@ def summary_rows(results: list[dict]) -> list[tuple]:
     return rows
 
 
-def format_table(header: tuple, rows: list[tuple]) -> str:
-    cells = [tuple(str(c) for c in header)] + [tuple(str(c) for c in row) for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-             for row in cells]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 def cmd_run(args) -> None:
     from warc2corpus.stages import tasks
 
@@ -184,14 +168,14 @@ def cmd_requeue(args) -> None:
     from warc2corpus.store import db, ledger
 
     if bool(args.paths) == bool(args.status):
-        _fail("requeue: give either PATH... or --status STATUS")
+        fail("requeue: give either PATH... or --status STATUS")
     if args.crawl_job and not args.status:
-        _fail("requeue: --crawl-job goes with --status")
+        fail("requeue: --crawl-job goes with --status")
     with db.connect() as conn:
         try:
             requeued = ledger.requeue(conn, args.paths, status=args.status, crawl_job=args.crawl_job)
         except ledger.UnknownFiles as exc:
-            _fail(f"requeue: {exc} (nothing re-queued)")
+            fail(f"requeue: {exc} (nothing re-queued)")
         conn.commit()
     for path, former in requeued:
         print(f"re-queued {path} (was {former})")
@@ -251,12 +235,12 @@ def _describe_naturalness_model(model: dict) -> str:
 
 def cmd_naturalness(args) -> None:
     """The stored naturalness models; with --train, train one now if the corpus has grown enough."""
-    from warc2corpus.store import db, stats
+    from warc2corpus.store import db, naturalness_models, stats
     from warc2corpus.text import naturalness
 
     with db.connect() as conn:
         if args.train or args.force:
-            outcome = naturalness.refresh(conn, force=args.force)
+            outcome = naturalness_models.refresh(conn, force=args.force)
             print("trained model #{model}".format(**outcome) if outcome["trained"] else
                   f"not trained: the corpus holds {outcome['corpus_paragraphs']} paragraphs "
                   f"(a model needs {naturalness.MIN_TRAINING_PARAGRAPHS}, and "
@@ -273,7 +257,7 @@ def cmd_near_duplicates(args) -> None:
     from warc2corpus.store import db, near_duplicates
 
     if args.limit is not None and args.limit < 1:
-        _fail("--limit must be at least 1")
+        fail("--limit must be at least 1")
     with db.connect() as conn:
         outcome = near_duplicates.refresh(conn) if args.refresh else None
         found = near_duplicates.clusters(conn, limit=args.limit)
@@ -303,7 +287,7 @@ def _read_page(path: str) -> str:
     try:
         return read_html_file(path)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        _fail(f"cannot read {path}: {exc}")
+        fail(f"cannot read {path}: {exc}")
 
 
 def cmd_extract(args) -> None:
@@ -346,13 +330,14 @@ def cmd_autocat(args) -> None:
 
 def cmd_eval(args) -> None:
     """Score the pipeline on the shared samples against the pinned baseline; exit 1 on any drop."""
+    from warc2corpus import settings
     from warc2corpus.quality import evaluation
 
-    samples = Path(args.samples) if args.samples else evaluation.samples_dir()
+    samples = Path(args.samples) if args.samples else settings.samples_dir()
     if not samples.is_dir():
         print(f"warc2corpus eval: samples not found at {samples} (set WARC2CORPUS_SAMPLES); nothing measured")
         return
-    baseline = Path(args.baseline) if args.baseline else evaluation.BASELINE
+    baseline = Path(args.baseline) if args.baseline else settings.eval_baseline_file()
     report = evaluation.run(samples, heldout=Path(args.heldout) if args.heldout else None,
                             progress=lambda message: print(f"... {message}", file=sys.stderr))
     if args.update_baseline:
@@ -386,7 +371,7 @@ def cmd_lang(args) -> None:
                 with open(path, encoding="utf-8") as stream:
                     yield from ((path, line) for line in stream)
             except OSError as exc:
-                _fail(f"cannot read {path}: {exc}")
+                fail(f"cannot read {path}: {exc}")
 
     for source, line in lines():
         text = line.rstrip("\n")
@@ -491,10 +476,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         args.handler(args)
     except (ConfigError, DatabaseError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except psycopg.OperationalError as exc:  # the server went away outside a file's load (that names its file)
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        _fail(f"lost the corpus database ({reason}): what was being written was rolled back; run again "
+        fail(f"lost the corpus database ({reason}): what was being written was rolled back; run again "
               "once the database is back")
 
 

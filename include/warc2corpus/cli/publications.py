@@ -8,19 +8,10 @@ import sys
 from pathlib import Path
 
 
-def _who() -> str:
-    import getpass
-    import os
-
-    try:
-        return os.environ.get("WARC2CORPUS_USER") or getpass.getuser()
-    except Exception:  # no login name (containers)
-        return "unknown"
-
-
 def cmd_publications(args) -> None:
     from warc2corpus.store import db, publications
-    from warc2corpus.cli.main import _fail, format_table
+    from warc2corpus.cli.common import current_user, fail
+    from warc2corpus.formatting import format_table
 
     with db.connect() as conn:
         if args.action == "list":
@@ -35,7 +26,7 @@ def cmd_publications(args) -> None:
         elif args.action == "show":
             detail = publications.host_detail(conn, args.host)
             if detail is None:
-                _fail(f"unknown host: {args.host}")
+                fail(f"unknown host: {args.host}")
             print(json.dumps(detail, ensure_ascii=False, indent=2, default=str))
         elif args.action == "review":
             if args.host is None:
@@ -50,9 +41,9 @@ def cmd_publications(args) -> None:
                           f"{item['pages']} pages read\n    {item['reason']}")
                 return
             if args.decision is None:
-                _fail("say --accept, --reject or --clear")
+                fail("say --accept, --reject or --clear")
             choice = {"accept": "accepted", "reject": "rejected", "clear": None}[args.decision]
-            who = args.by or _who()
+            who = args.by or current_user()
             outcome = publications.decide(conn, args.host, choice, by=who, note=args.note or "")
             conn.commit()
             print(f"{args.host}: {choice or 'decision withdrawn'} by {who}; documents withdrawn "
@@ -61,11 +52,11 @@ def cmd_publications(args) -> None:
         elif args.action == "import":
             path = Path(args.file)
             if not path.is_file():
-                _fail(f"no such file: {path}")
+                fail(f"no such file: {path}")
             try:
                 outcome = publications.import_register(conn, path)
             except ValueError as exc:
-                _fail(str(exc))
+                fail(str(exc))
             conn.commit()
             print(f"imported {outcome['rows']} rows: {outcome['publications']} publications, {outcome['domains']} "
                   f"domains; documents withdrawn {outcome['withdrawn']}, restored {outcome['restored']}")
@@ -81,12 +72,12 @@ def cmd_publications(args) -> None:
 
 def cmd_autocat_eval(args) -> None:
     from warc2corpus.quality import autocat_eval
-    from warc2corpus.cli.main import _fail
+    from warc2corpus.cli.common import fail
 
     report = autocat_eval.run(Path(args.samples) if args.samples else None,
                               Path(args.fixtures) if args.fixtures else None)
     if not report:
-        _fail("nothing to evaluate: neither the shared samples nor the fixtures were found")
+        fail("nothing to evaluate: neither the shared samples nor the fixtures were found")
     failures = autocat_eval.requirements_met(report)
     if args.json:
         print(json.dumps({"sets": autocat_eval.to_json(report), "failures": failures}, ensure_ascii=False,

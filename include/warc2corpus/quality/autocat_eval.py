@@ -25,9 +25,6 @@ from pathlib import Path
 
 from warc2corpus import autocat, settings
 
-FIXTURES = Path("tests") / "fixtures" / "autocat" / "front_pages.yaml"
-
-
 @dataclass
 class Row:
     set: str
@@ -44,16 +41,6 @@ class Row:
     @property
     def positive(self) -> bool:
         return self.expect == "accepted"
-
-
-def fixtures_path() -> Path:
-    return settings.project_home() / FIXTURES
-
-
-def samples_path() -> Path:
-    import os
-
-    return Path(os.environ.get("WARC2CORPUS_SAMPLES") or settings.project_home().parent / "shared" / "samples")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,7 +74,7 @@ DEFAULT_BODY = ('<h2>Siste nytt</h2><ul><li><a href="/nyheter/2024/02/ferja">Fer
 def load_cases(path: Path | None = None) -> list[dict]:
     import yaml
 
-    data = yaml.safe_load((path or fixtures_path()).read_text(encoding="utf-8"))
+    data = yaml.safe_load((path or settings.autocat_fixtures_file()).read_text(encoding="utf-8"))
     return list(data["cases"])
 
 
@@ -222,14 +209,14 @@ def figures(rows: list[Row], attribute: str = "got") -> dict:
 
 def run(samples: Path | None = None, fixtures: Path | None = None) -> dict:
     """Every set there is: {set name: {"rows": [...], "figures": {...}, "baseline": {...}}}."""
-    samples = samples or samples_path()
+    samples = samples or settings.samples_dir()
     sets: dict[str, list[Row]] = {}
     if (samples / "news_fundus" / "test_data").is_dir():
         sets.update(evaluate_shared(samples))
         warc = samples / "news_fundus" / "nordic_dev_pages.warc.gz"
         if warc.is_file():
             sets["hosts of " + warc.name] = evaluate_warc_hosts(warc)
-    fixture_file = fixtures or fixtures_path()
+    fixture_file = fixtures or settings.autocat_fixtures_file()
     if fixture_file.is_file():
         sets["built front pages"] = evaluate_cases(load_cases(fixture_file))
     return {

@@ -23,7 +23,6 @@ error rates, ceilings) pinned in ``eval/baseline.json``; any figure worse than i
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections import Counter
@@ -33,18 +32,12 @@ from typing import Callable, Iterable
 
 from warc2corpus import settings
 
-BASELINE = settings.project_home() / "eval" / "baseline.json"
 TOLERANCE = 1e-9
 SCANDINAVIAN_LABELS = ("nob", "nno", "dan")
 SHORT_RANGE = (10, 20)  # tokens per segment in the short-text language measure
 SCANDINAVIAN_TARGET = 0.02  # the issue's target for Bokmål/Nynorsk/Danish errors on such text
 LINGUA_CODES = {"nb": "nob", "nn": "nno", "da": "dan", "sv": "swe", "fi": "fin", "is": "isl", "en": "eng",
                 "de": "deu"}
-
-
-def samples_dir() -> Path:
-    configured = os.environ.get("WARC2CORPUS_SAMPLES")
-    return Path(configured).expanduser() if configured else settings.project_home().parent / "shared" / "samples"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -350,7 +343,7 @@ def fundus_truth(samples: Path) -> list[dict]:
 def run(samples: Path | None = None, *, heldout: Path | None = None,
         progress: Callable[[str], None] | None = None) -> Report:
     """Every measure of the gate; the samples folder must exist."""
-    samples = samples or samples_dir()
+    samples = samples or settings.samples_dir()
     report = Report()
     started = time.monotonic()
     say = progress or (lambda message: None)
@@ -381,7 +374,8 @@ def run(samples: Path | None = None, *, heldout: Path | None = None,
 # Baseline and printing
 # ---------------------------------------------------------------------------------------------
 
-def load_baseline(path: Path = BASELINE) -> dict[str, float]:
+def load_baseline(path: Path | None = None) -> dict[str, float]:
+    path = path or settings.eval_baseline_file()
     return json.loads(path.read_text(encoding="utf-8"))["pins"]
 
 
@@ -400,7 +394,7 @@ def compare(report: Report, pins: dict[str, float]) -> list[str]:
     return failures
 
 
-def write_baseline(report: Report, path: Path = BASELINE) -> None:
+def write_baseline(report: Report, path: Path | None = None) -> None:
     pins = {f.name: round(f.ours, 4) for f in report.figures if not f.name.startswith(UNPINNED)}
     # Rounding must never make the pin stricter than the measured figure.
     for f in report.figures:
@@ -410,6 +404,7 @@ def write_baseline(report: Report, path: Path = BASELINE) -> None:
                 pins[f.name] = round(f.ours + 5e-5, 4)
             if not f.lower_is_better and pins[f.name] > f.ours:
                 pins[f.name] = round(f.ours - 5e-5, 4)
+    path = path or settings.eval_baseline_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"about": "Pins of `warc2corpus eval`: floors, and ceilings for error rates "
                                          "(lower_is_better). Raise them when the pipeline improves; never lower "
@@ -418,7 +413,7 @@ def write_baseline(report: Report, path: Path = BASELINE) -> None:
 
 
 def format_report(report: Report, pins: dict[str, float] | None = None) -> str:
-    from warc2corpus.cli.main import format_table
+    from warc2corpus.formatting import format_table
 
     def cell(value):
         return "-" if value is None else f"{value:.4f}"

@@ -90,7 +90,7 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
                     log.info("crawl job %s: %s left for a later run: %s", job.name, path, unsettled)
                     waiting += 1
                     continue
-                row = ledger.register(conn, job, path)
+                row = ledger.register(conn, job.name, path)
             except OSError as exc:
                 log.warning("crawl job %s: skipped %s: %s", job.name, path, exc.strerror or exc)
                 continue
@@ -200,6 +200,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     before is staged), one with nothing readable is ``quarantined``.
     """
     from warc2corpus.reading import charsets, notices, wayback, warcs
+    from warc2corpus.store import naturalness_models
     from warc2corpus.text import extract
 
     staging = staging or Staging()
@@ -216,7 +217,9 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     autocat_pages: Counter = Counter()  # (host, kind, "read"/"stored") -> pages
     latest_capture = None
     reader = warcs.WarcReader(warc_file, limits)
-    extractor = extract.PageExtractor(warc_file)  # one parse per page; this file's templates as they build
+    with db.connect() as conn:  # the model this file's paragraphs are judged by (the same on every run)
+        naturalness_model, naturalness = naturalness_models.for_file(conn, warc_file)
+    extractor = extract.PageExtractor(naturalness)  # one parse per page; this file's templates as they build
     _freeze_long_lived_objects()
 
     def skip(record, reason: str, stage: str = "read") -> None:
@@ -311,7 +314,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
     staging.write_jsonl(keys["autocat_pages"], scored_pages)
     with db.connect() as conn:
         ledger.mark(conn, warc_file, "extracted", counts=summary, capture_end=latest_capture, started_at=started,
-                    layout=outcome.layout, naturalness_model=extractor.naturalness_model, **fault)
+                    layout=outcome.layout, naturalness_model=naturalness_model, **fault)
         conn.commit()
     if outcome.status == "partial":
         log.error("%s is partial: read %d records up to byte %d, then %s", warc_file, outcome.records,
@@ -324,7 +327,7 @@ def extract_warc(warc_file: str, crawl_job: str, run_id: str, *, staging: Stagin
         "status": "extracted",
         "read": {"status": outcome.status, **fault},
         "capture_end": latest_capture,
-        "naturalness_model": extractor.naturalness_model,
+        "naturalness_model": naturalness_model,
         "staged": {"documents": keys["extracted"], "autocat_pages": keys["autocat_pages"],
                    "revisits": keys["revisits"], "rejections": [keys["read_rejections"]]},
         "counts": summary,
@@ -492,11 +495,11 @@ def summarise_loads(results: Iterable[dict]) -> dict:
 
 def train_naturalness(*, force: bool = False) -> dict:
     """After loading: a new naturalness model from the corpus when it has grown enough since the
-    last one (``naturalness.refresh``); later extractions use it."""
-    from warc2corpus.text import naturalness
+    last one (``naturalness_models.refresh``); later extractions use it."""
+    from warc2corpus.store import naturalness_models
 
     with db.connect() as conn:
-        outcome = naturalness.refresh(conn, force=force)
+        outcome = naturalness_models.refresh(conn, force=force)
     log.info("naturalness model: %s", outcome)
     return outcome
 

@@ -18,7 +18,6 @@ from pathlib import Path
 import psycopg
 
 from warc2corpus.reading import warcs
-from warc2corpus.stages.crawljobs import CrawlJob
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +69,9 @@ def unsettled(path: Path, first_look: os.stat_result, settle: float) -> str | No
     return None
 
 
-def register(conn: psycopg.Connection, job: CrawlJob | str, path: Path) -> dict:
-    """Record a file in the ledger (or refresh its size and date when it changed); return its row.
-    Raises OSError when the file cannot be looked at."""
-    job_name = job if isinstance(job, str) else job.name
+def register(conn: psycopg.Connection, crawl_job: str, path: Path) -> dict:
+    """Record a file of a crawl job in the ledger (or refresh its size and date when it changed);
+    return its row. Raises OSError when the file cannot be looked at."""
     status = os.stat(path)  # first: a symlink loop or a missing file is an OSError here
     path = Path(os.path.realpath(path))
     size, mtime = status.st_size, datetime.fromtimestamp(status.st_mtime, tz=timezone.utc)
@@ -95,7 +93,7 @@ def register(conn: psycopg.Connection, job: CrawlJob | str, path: Path) -> dict:
            VALUES (%s, %s, %s, %s, %s)
            ON CONFLICT (path) DO UPDATE SET size_bytes = EXCLUDED.size_bytes, mtime = EXCLUDED.mtime,
                capture_start = EXCLUDED.capture_start, crawl_job = EXCLUDED.crawl_job""",
-        (str(path), job_name, size, mtime, capture_start),
+        (str(path), crawl_job, size, mtime, capture_start),
     )
     if row and row[4] in DONE + ("retry",):  # the file changed since it was processed: process it again
         conn.execute("UPDATE warc_files SET readmit = true WHERE path = %s", (str(path),))

@@ -222,25 +222,16 @@ class PageExtractor:
 
     Each page is parsed once; its items are counted for its host (``template.FileTemplates``: this
     file's pages so far, nothing else), and the host's template of that moment is subtracted from its
-    text. Paragraphs are judged by the naturalness model ``naturalness.for_file`` picks: the one the
-    file's ledger row records when the file was extracted before, else the newest
-    (:attr:`naturalness_model` is its id, None for the seed model). So the same file always gives the
-    same texts. Without a database (``use_database=False``) the seed model judges.
+    text. Paragraphs are judged by ``naturalness``, the model the file must be judged by
+    (``store.naturalness_models.for_file`` picks it: the same file always gives the same texts);
+    by default the seed model.
     """
 
-    def __init__(self, warc_file: str | None = None, conn=None, *, use_database: bool = True):
-        from warc2corpus.text import naturalness, template
+    def __init__(self, naturalness=None):
+        from warc2corpus.text import naturalness as natural, template
 
         self.templates = template.FileTemplates()
-        if conn is None and use_database:
-            from warc2corpus.store import db
-
-            with db.connect() as own:
-                self.naturalness_model, self.naturalness = naturalness.for_file(own, warc_file)
-        elif conn is not None:
-            self.naturalness_model, self.naturalness = naturalness.for_file(conn, warc_file)
-        else:
-            self.naturalness_model, self.naturalness = None, naturalness.seed_model()
+        self.naturalness = naturalness or natural.seed_model()
 
     def __call__(self, html: str, url: str | None, host: str | None = None, *, tree=None) -> Extracted:
         """The page's extraction; ``tree``: the page already parsed (:func:`parse`; it is pruned here)."""

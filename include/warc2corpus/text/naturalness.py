@@ -4,12 +4,10 @@
 
 Unigrams start from the word-frequency lists the language identifier already holds (gielladetect's
 word models, no extra download or memory) and grow, with the bigrams, from text the project itself
-accepted: :func:`refresh` trains a model on the paragraphs of the corpus's most recent documents
-(each under its paragraph's language, else its document's) whenever the corpus has grown by
-:data:`RETRAIN_GROWTH` since the last training, and stores it in PostgreSQL (``naturalness_models``),
-where every extraction worker finds the newest (:func:`latest`) and records which one it used
-(``warc_files.naturalness_model``); a file extracted before is judged again by the model it recorded
-(:func:`for_file`), so the same file always gives the same text. Until the corpus holds
+accepted: :func:`train` learns from the paragraphs of the corpus's most recent documents (each under
+its paragraph's language, else its document's), which ``store.naturalness_models.refresh`` reads
+whenever the corpus has grown by :data:`RETRAIN_GROWTH` since the last training, and stores in
+PostgreSQL, where every extraction worker finds the model it must use. This module is pure: no database. Until the corpus holds
 :data:`MIN_TRAINING_PARAGRAPHS` paragraphs the seed model (word lists only) is used. Bigrams are smoothed towards the unigram (Dirichlet),
 unigrams towards a tiny probability that depends on the word's *shape*: an unseen ordinary word is
 rare, an unseen mix of letters, digits and code symbols is far rarer.
@@ -31,6 +29,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
+from typing import Iterable
 
 MODEL_LANGUAGES = ("nob", "nno", "sme", "smj", "sma", "smn", "sms", "fkv", "dan", "swe", "fin", "isl",
                    "fao", "eng", "deu")
@@ -257,13 +256,6 @@ class Model:
         return kept, dropped
 
 
-# ---------------------------------------------------------------------------------------------
-# The trained model in PostgreSQL
-# ---------------------------------------------------------------------------------------------
-
-_LOCK = "warc2corpus.naturalness"  # an advisory lock's key: kept when the module moved
-_loaded: dict[int, Model] = {}  # stored models already read by this process, by id
-
 
 @lru_cache(maxsize=1)
 def seed_model() -> Model:
@@ -271,17 +263,11 @@ def seed_model() -> Model:
     return Model()
 
 
-def train(conn, documents: int = TRAINING_DOCUMENTS) -> tuple[Model, int]:
-    """A model trained on the paragraphs of the corpus's most recent documents (not withdrawn),
-    each under its paragraph's language, else its document's; and the number of paragraphs learnt."""
+def train(paragraphs: Iterable[tuple[str, str]]) -> tuple[Model, int]:
+    """A model trained on (paragraph, language) pairs, most recent first; and the number of paragraphs
+    learnt. The rarest word pairs beyond MAX_BIGRAMS per language are cut off."""
     model, learnt = Model(), 0
-    rows = conn.execute(
-        """SELECT p.text, coalesce(nullif(p.language, 'und'), d.language)
-             FROM (SELECT doc_id, language, harvest_time FROM documents WHERE NOT withdrawn
-                    ORDER BY harvest_time DESC, doc_id LIMIT %s) d
-             JOIN paragraphs p USING (doc_id)
-            ORDER BY d.harvest_time DESC, d.doc_id, p.seq""", (documents,))
-    for text, lang in rows:
+    for text, lang in paragraphs:
         learnt += model.learn(text, lang)
     for bigrams in model.bigrams.values():
         prune(bigrams, MAX_BIGRAMS)
@@ -296,63 +282,3 @@ def prune(counts: Counter, limit: int) -> None:
         for key in [key for key, n in counts.items() if n <= cutoff]:
             del counts[key]
         cutoff += 1
-
-
-def corpus_paragraphs(conn) -> int:
-    return conn.execute("SELECT coalesce(sum(n_paragraphs), 0) FROM documents WHERE NOT withdrawn").fetchone()[0]
-
-
-def refresh(conn, *, force: bool = False) -> dict:
-    """Train and store a new model when the corpus has grown enough since the newest (or ``force``).
-    Commits. Returns what it found and did; parallel callers train once (advisory lock)."""
-    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (_LOCK,))
-    paragraphs = corpus_paragraphs(conn)
-    newest = conn.execute(
-        "SELECT id, corpus_paragraphs FROM naturalness_models ORDER BY id DESC LIMIT 1").fetchone()
-    due = paragraphs >= MIN_TRAINING_PARAGRAPHS and (
-        newest is None or paragraphs >= newest[1] * (1 + RETRAIN_GROWTH))
-    if not (due or force and paragraphs):
-        conn.commit()
-        return {"trained": False, "model": newest[0] if newest else None, "corpus_paragraphs": paragraphs}
-    model, learnt = train(conn)
-    tokens = {lang: n for lang, n in model.totals.items() if n}
-    model_id = conn.execute(
-        """INSERT INTO naturalness_models (corpus_paragraphs, learnt_paragraphs, tokens, model)
-           VALUES (%s, %s, %s, %s) RETURNING id""",
-        (paragraphs, learnt, json.dumps(tokens), model.to_bytes())).fetchone()[0]
-    conn.commit()
-    return {"trained": True, "model": model_id, "corpus_paragraphs": paragraphs, "learnt_paragraphs": learnt,
-            "tokens": tokens}
-
-
-# Ledger states of a file whose paragraphs a model has judged (a quarantined file had none).
-EXTRACTED = ("extracted", "loaded", "partial")
-
-
-def for_file(conn, warc_file: str | None) -> tuple[int | None, Model]:
-    """The model that judges a WARC file's paragraphs, and its id: the one its ledger row records when
-    the file was extracted before (NULL: the seed model), so that processing it again (a rerun, crash
-    recovery, ``reprocess``, readmission) cannot change its text; the newest for a file never extracted."""
-    row = conn.execute("SELECT status, naturalness_model FROM warc_files WHERE path = %s",
-                       (warc_file,)).fetchone() if warc_file else None
-    if row and row[0] in EXTRACTED:
-        return row[1], stored(conn, row[1])
-    return latest(conn)
-
-
-def latest(conn) -> tuple[int | None, Model]:
-    """The newest stored model and its id; the seed model (id None) when none is stored."""
-    row = conn.execute("SELECT max(id) FROM naturalness_models").fetchone()
-    model_id = row[0] if row else None
-    return model_id, stored(conn, model_id)
-
-
-def stored(conn, model_id: int | None) -> Model:
-    """The stored model of this id (the seed model for None), read once per process."""
-    if model_id is None:
-        return seed_model()
-    if model_id not in _loaded:
-        blob = conn.execute("SELECT model FROM naturalness_models WHERE id = %s", (model_id,)).fetchone()[0]
-        _loaded.clear()  # one stored model in memory at a time
-        _loaded[model_id] = Model.from_bytes(bytes(blob))
-    return _loaded[model_id]
