@@ -22,6 +22,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from warc2corpus import autocat, settings
 
@@ -98,7 +99,7 @@ def evaluate_cases(cases: list[dict]) -> list[Row]:
     for case in cases:
         page = render_case(case)
         result = autocat.score_page(page, kind=case.get("kind", "front"))
-        baseline = autocat.score_page_autocat2(page if isinstance(page, str) else autocat._decode(page))
+        baseline = autocat.score_page_autocat2(page if isinstance(page, str) else autocat.decode(page))
         row = _row("fixtures", case["id"], case["expect"], result, baseline)
         expected_editors = case.get("editors")
         if expected_editors is not None and sorted(expected_editors) != sorted(row.editors):
@@ -138,7 +139,7 @@ def evaluate_shared(samples: Path) -> dict[str, list[Row]]:
         relative = str(path.relative_to(folder))
         raw = gzip.decompress(path.read_bytes())
         expect = "accepted" if path.parent.name == "no" else "rejected"
-        baseline = autocat.score_page_autocat2(autocat._decode(raw))
+        baseline = autocat.score_page_autocat2(autocat.decode(raw))
         for set_name, kind in (("shared pages as front pages", "front"), ("shared pages as article pages", "article")):
             row = _row(set_name, relative.removeprefix("test_data/"), expect, autocat.score_page(raw, kind=kind),
                        baseline)
@@ -164,7 +165,7 @@ def evaluate_warc_hosts(warc: Path) -> list[Row]:
             if record.http_headers.get_statuscode() != "200":
                 continue
             url = record.rec_headers.get_header("WARC-Target-URI")
-            host = (autocat.urlsplit(url).hostname or "").lower()
+            host = (urlsplit(url).hostname or "").lower()
             kind = autocat.page_kind(url)
             result = autocat.score_page(record.content_stream().read(), url, kind=kind)
             pages.setdefault(host, []).append({"kind": kind, "url": url, "score": result.score,
