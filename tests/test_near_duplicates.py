@@ -18,6 +18,7 @@ from conftest import run_cli
 from warc2corpus.quality import near_duplicates_eval
 from warc2corpus.stages import tasks
 from warc2corpus.store import db, near_duplicates, publications
+from warc2corpus.text import minhash
 
 NRK = "https://www.nrk.no/ol/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-_-sa-kom-sjokkvendingen-1.16990729"
 NRK_REGIONAL = "https://www.nrk.no/vestland/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-1.16990729"
@@ -134,7 +135,7 @@ def test_clusters_and_representatives_whatever_the_load_order(news_warcs, corpus
         assert conn.execute("SELECT count(DISTINCT cluster) FROM document_clusters").fetchone()[0] == 4
         assert conn.execute("SELECT count(*) FROM near_duplicate_queue").fetchone()[0] == 0
         pairs = conn.execute("SELECT count(*), min(similarity) FROM near_duplicate_pairs").fetchone()
-    assert pairs[0] == 6 and pairs[1] >= near_duplicates.THRESHOLD
+    assert pairs[0] == 6 and pairs[1] >= minhash.THRESHOLD
 
 
 def test_withdrawn_documents_leave_their_cluster_and_rejoin(news_warcs, corpus_db):
@@ -220,7 +221,7 @@ def test_signatures_are_seeded_not_random():
     import subprocess
     import sys
 
-    program = ("from warc2corpus.store import near_duplicates as n; "
+    program = ("from warc2corpus.text import minhash as n; "
                "print(n.signature(n.shingles('ferja mellom fjordvik og nesøy ble innstilt i går'.split())).tolist())")
     runs = {subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
             for _ in range(2)}

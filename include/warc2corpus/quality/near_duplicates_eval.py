@@ -17,7 +17,7 @@ Negatives, different articles: ``same_template`` (two articles of one publisher,
 their real pages, so whatever of the template the extraction keeps is shared) and ``different``
 (every other pair of distinct articles).
 
-A pair is predicted a near-duplicate exactly as :func:`near_duplicates.refresh` decides it: a
+A pair is predicted a near-duplicate exactly as ``store.near_duplicates.refresh`` decides it (``minhash.is_pair``): a
 shared LSH band key and an estimated Jaccard similarity of at least ``THRESHOLD``.
 """
 
@@ -32,7 +32,7 @@ from pathlib import Path
 import lxml.html
 
 from warc2corpus.reading import wayback
-from warc2corpus.store import near_duplicates
+from warc2corpus.text import minhash
 from warc2corpus.text import extract, tokens
 from warc2corpus.reading.charsets import read_html_file
 
@@ -129,8 +129,8 @@ def labelled_pairs(samples: Path) -> list[Pair]:
 
 
 def signature_of(paragraphs: list[str]):
-    found = near_duplicates.shingles(near_duplicates.words(tokens.tokenize(p)[0] for p in paragraphs))
-    return near_duplicates.signature(found), len(found)
+    found = minhash.shingles(minhash.words(tokens.tokenize(p)[0] for p in paragraphs))
+    return minhash.signature(found), len(found)
 
 
 def evaluate(pairs: list[Pair]) -> dict:
@@ -148,8 +148,8 @@ def evaluate(pairs: list[Pair]) -> dict:
     missed, false = [], []
     for pair in pairs:
         (a, na), (b, nb) = sig(pair.text_a), sig(pair.text_b)
-        comparable = min(na, nb) >= near_duplicates.MIN_SHINGLES
-        found, estimate = near_duplicates.is_pair(a, b)
+        comparable = min(na, nb) >= minhash.MIN_SHINGLES
+        found, estimate = minhash.is_pair(a, b)
         found = found and comparable
         row = kinds.setdefault(pair.kind, {"pairs": 0, "found": 0, "label": pair.label})
         row["pairs"] += 1
@@ -164,8 +164,8 @@ def evaluate(pairs: list[Pair]) -> dict:
             tn += not found
             if found:
                 false.append((pair.kind, pair.a, pair.b, round(estimate, 3)))
-    return {"threshold": near_duplicates.THRESHOLD, "shingle_words": near_duplicates.SHINGLE_WORDS,
-            "bands": near_duplicates.BANDS, "rows": near_duplicates.ROWS,
+    return {"threshold": minhash.THRESHOLD, "shingle_words": minhash.SHINGLE_WORDS,
+            "bands": minhash.BANDS, "rows": minhash.ROWS,
             "tp": tp, "fp": fp, "fn": fn, "tn": tn,
             "precision": tp / (tp + fp) if tp + fp else 1.0, "recall": tp / (tp + fn) if tp + fn else 1.0,
             "kinds": kinds, "missed": missed, "false_positives": false}
