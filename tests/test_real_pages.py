@@ -61,10 +61,10 @@ def test_fundus_dates_titles_and_norwegian(samples):
 def test_real_warc_end_to_end(samples, corpus_db, staging_dir):
     """The Nordic dev WARC: article pages only, no front page; autoCat decides from their footers
     (NRK and Dagbladet name their responsible editor; Expressen's Swedish lines are not Norwegian)."""
-    from warc2corpus.stages import tasks
+    from warc2corpus.stages import run
 
     warc = samples / "news_fundus" / "nordic_dev_pages.warc.gz"
-    [result] = tasks.run_files([warc], "nordic")
+    [result] = run.run_files([warc], "nordic")
     assert result["status"] == "loaded"
     assert result["counts"]["documents"] == 3
     assert result["counts"]["skipped"] == {"not_a_response": 1}

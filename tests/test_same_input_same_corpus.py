@@ -47,7 +47,7 @@ CRAWL_JOB = "same-input"
 RUNNER = """
 import os, signal, sys
 from warc2corpus.cli import main as cli
-from warc2corpus.stages import tasks
+from warc2corpus.stages import per_file
 from warc2corpus.text import extract
 
 where, _, n = os.environ.get("W2C_KILL_AT", "").partition(":")
@@ -66,7 +66,7 @@ def kill_after(function, point):
 if where == "page":
     extract.PageExtractor.__call__ = kill_after(extract.PageExtractor.__call__, "page")
 elif where == "load":
-    tasks.load_warc_results = kill_after(tasks.load_warc_results, "load")
+    per_file.load = kill_after(per_file.load, "load")
 cli.main(["run", *sys.argv[1:], "--crawl-job", "%s"])
 """ % CRAWL_JOB
 

@@ -267,12 +267,12 @@ def test_naturalness_model_round_trips_through_bytes():
 def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extractions(corpus_db, staging_dir,
                                                                                       monkeypatch):
     from conftest import DEMO_WARCS
-    from warc2corpus.stages import tasks
+    from warc2corpus.stages import run
     from warc2corpus.store import db, naturalness_models
 
     monkeypatch.setattr(naturalness, "MIN_TRAINING_PARAGRAPHS", 5)
     warcs = sorted(DEMO_WARCS.glob("*.warc.gz"))
-    tasks.run_files(warcs[:1], "demo")  # extracted with the seed model; the load trains the first model
+    run.run_files(warcs[:1], "demo")  # extracted with the seed model; the load trains the first model
     with db.connect() as conn:
         (used,) = conn.execute("SELECT naturalness_model FROM warc_files").fetchone()
         models = conn.execute("SELECT id, corpus_paragraphs, tokens FROM naturalness_models").fetchall()
@@ -286,7 +286,7 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
         words = [w.lower() for w in naturalness.tokens_of(text)]
         assert model.bigrams[lang][words[0], words[1]] >= 1  # learnt from the corpus's own paragraphs
         assert naturalness_models.refresh(conn)["trained"] is False  # the corpus has not grown since
-    tasks.run_files(warcs[1:], "demo")  # its extraction uses the stored model, and the corpus grows
+    run.run_files(warcs[1:], "demo")  # its extraction uses the stored model, and the corpus grows
     with db.connect() as conn:
         used = {row[0] for row in conn.execute("SELECT naturalness_model FROM warc_files WHERE path <> %s",
                                                (str(warcs[0].resolve()),))}
@@ -299,7 +299,7 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
         assert naturalness_models.for_file(conn, str(warcs[0].resolve())) == (None, naturalness.seed_model())
         assert naturalness_models.for_file(conn, str(warcs[1].resolve()))[0] == model_id
         assert naturalness_models.for_file(conn, "/never/extracted.warc.gz")[0] == newest[0]
-    tasks.run_files(warcs, "demo")
+    run.run_files(warcs, "demo")
     with db.connect() as conn:
         used = dict(conn.execute("SELECT path, naturalness_model FROM warc_files").fetchall())
     assert used == {str(warcs[0].resolve()): None, **{str(w.resolve()): model_id for w in warcs[1:]}}
@@ -317,13 +317,13 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
 ])
 def test_page_types(url, html, words, expected):
     tree = extract.parse(html)
-    assert pagetype.classify(tree, url, None, words, 10, 0) == expected
+    assert pagetype.of_page(tree, url, None, words, 10, 0) == expected
 
 
 def test_error_page_and_section_index():
     tree = extract.parse("<html><body></body></html>")
-    assert pagetype.classify(tree, "https://a.no/x/y", "404 – siden finnes ikke", 30, 50, 10) == "other"
-    assert pagetype.classify(tree, "https://a.no/sport", "Sport", 120, 900, 60) == "front_or_section"
+    assert pagetype.of_page(tree, "https://a.no/x/y", "404 – siden finnes ikke", 30, 50, 10) == "other"
+    assert pagetype.of_page(tree, "https://a.no/sport", "Sport", 120, 900, 60) == "front_or_section"
 
 
 def test_the_test_site_pages_are_articles(extractor):
@@ -340,7 +340,7 @@ def test_the_test_site_pages_are_articles(extractor):
     ("Jag vet inte vad som händer nu, men vi måste bara vänta och se.", "swe"),
 ])
 def test_function_words_settle_short_scandinavian_text(text, expected):
-    assert language.classify(text) == expected
+    assert language.of_text(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -351,7 +351,7 @@ def test_function_words_settle_short_scandinavian_text(text, expected):
     ("Vejret var dejligt, så vi tog en lang tur langs stranden.", "dan"),
 ])
 def test_spelling_breaks_function_word_ties(text, expected):
-    assert language.classify(text) == expected
+    assert language.of_text(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -362,14 +362,14 @@ def test_spelling_breaks_function_word_ties(text, expected):
     ("Vi handlede grøntsager og mælk til weekenden.", "dan"),
 ])
 def test_spelling_dictionaries_break_function_word_ties(text, expected):
-    assert language.classify(text) == expected
+    assert language.of_text(text) == expected
 
 
 @pytest.mark.parametrize("text", ["Den er kanskje litt for dyr, sier han til ba.no.",
                                   "Les hele saken på nrk.no og dagbladet.no i kveld."])
 def test_web_addresses_are_no_words(text):
     # The ".no" of a Norwegian domain once counted as the Nynorsk function word "no" (now).
-    assert language.classify(text) == "nob"
+    assert language.of_text(text) == "nob"
 
 
 def test_dictionary_coverage_counts_lower_case_content_words():
@@ -398,7 +398,7 @@ def test_a_word_missing_from_word_models_costs_them_the_same():
 
 def test_sami_is_not_touched_by_the_scandinavian_step():
     sami = "Sámedikki dievasčoahkkin lea mearridan ahte sámegiella galgá leat oidnosis buot almmolaš dieđuin."
-    assert language.classify(sami) == "sme"
+    assert language.of_text(sami) == "sme"
 
 
 def test_scandinavian_step_chooses_among_the_candidates_only():
@@ -435,14 +435,14 @@ class _Record:
 
 
 def test_build_document_keeps_page_type_languages_and_dropped_counts():
-    from warc2corpus.stages import tasks
+    from warc2corpus.stages import pages
 
     page = extract.Extracted(title="t", paragraphs=article_paragraphs("ferja"), page_type="article",
                              dropped={"template": 3, "credit": 1}, source="trafilatura")
-    document = tasks.build_document(_Record(), page, "job")
-    assert document["page_type"] == "article" and document["language"] == "nob"
-    assert json.loads(document["dropped"]) == {"credit": 1, "template": 3}
-    assert [p[3] for p in document["paragraphs"]] == ["nob", "nob", "nob"]
-    assert document["rejected"] is None
-    empty = tasks.build_document(_Record(), extract.Extracted(dropped={"unnatural": 2, "links": 1}), "job")
-    assert empty["rejected"] == "all_paragraphs_dropped_unnatural"
+    document = pages.build_document(_Record(), page, "job")
+    assert document.page_type == "article" and document.language == "nob"
+    assert json.loads(document.dropped) == {"credit": 1, "template": 3}
+    assert [p.language for p in document.paragraphs] == ["nob", "nob", "nob"]
+    assert document.rejected is None
+    empty = pages.build_document(_Record(), extract.Extracted(dropped={"unnatural": 2, "links": 1}), "job")
+    assert empty.rejected == "all_paragraphs_dropped_unnatural"

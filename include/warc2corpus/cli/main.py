@@ -137,11 +137,11 @@ def summary_rows(results: list[dict]) -> list[tuple]:
 
 
 def cmd_run(args) -> None:
-    from warc2corpus.stages import tasks
+    from warc2corpus.stages import run
 
-    progress = Progress([Path(p) for p in args.warcs if tasks.unusable(Path(p)) is None])
+    progress = Progress([Path(p) for p in args.warcs if run.unusable(Path(p)) is None])
     started = time.monotonic()
-    results = tasks.run_files([Path(p) for p in args.warcs], args.crawl_job, on_progress=progress)
+    results = run.run_files([Path(p) for p in args.warcs], args.crawl_job, on_progress=progress)
     progress.finish()
     for result in results:
         if result["status"] == "skipped":
@@ -378,7 +378,7 @@ def cmd_lang(args) -> None:
         if not text.strip():
             continue
         print(json.dumps({"file": source, "text": text, "language": language.identify(text),
-                          "best_guess": language.classify(text), "words": len(language.words(text))},
+                          "best_guess": language.of_text(text), "words": len(language.words(text))},
                          ensure_ascii=False), flush=True)
 
 

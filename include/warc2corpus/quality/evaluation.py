@@ -281,7 +281,7 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
         return language.rank(text[:language.MAX_CHARS])[0]
 
     pairs = lingua_items(samples, "word-pairs")
-    report.add("lang.lingua_word_pairs.accuracy", mean(float(language.classify(t) == c) for c, t in pairs),
+    report.add("lang.lingua_word_pairs.accuracy", mean(float(language.of_text(t) == c) for c, t in pairs),
                note=f"gielladetect alone {mean(float(gielladetect(t) == c) for c, t in pairs):.4f}")
 
     declarations = udhr_texts(samples)
@@ -289,7 +289,7 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
                mean(float(language.of_paragraphs(ps).language == code) for _, code, ps in declarations),
                note=f"gielladetect alone {mean(float(gielladetect(chr(10).join(ps)) == code) for _, code, ps in declarations):.4f}")
     short = [(code, s) for _, code, ps in declarations if code in SCANDINAVIAN_LABELS for s in segments(ps)]
-    ours_matrix = confusion((c, language.classify(s)) for c, s in short)
+    ours_matrix = confusion((c, language.of_text(s)) for c, s in short)
     base_matrix = confusion((c, gielladetect(s)) for c, s in short)
     report.add("lang.udhr_short.scandinavian_errors", error_rate(ours_matrix), lower_is_better=True,
                note=f"gielladetect alone {error_rate(base_matrix):.4f}; {len(short)} segments of 10-20 tokens")
@@ -297,7 +297,7 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
 
     fundus_no = [p for p in fundus_truth(samples) if p["country"] == "no"]
     sentences = segments(q for p in fundus_no for q in p["body_paragraphs"])
-    ours_no = confusion(("nob", language.classify(s)) for s in sentences)
+    ours_no = confusion(("nob", language.of_text(s)) for s in sentences)
     base_no = confusion(("nob", gielladetect(s)) for s in sentences)
     report.add("lang.fundus_nob_short.errors", error_rate(ours_no), lower_is_better=True,
                note=f"gielladetect alone {error_rate(base_no):.4f}; {len(sentences)} news sentences")
@@ -321,7 +321,7 @@ def _sentences(report: Report, label: str, items: list[tuple[str, str]], giellad
     if not items:
         return
     short = [(c, s) for c, s in items if c in SCANDINAVIAN_LABELS and s in segments([s])]
-    ours_matrix = confusion((c, language.classify(s)) for c, s in short)
+    ours_matrix = confusion((c, language.of_text(s)) for c, s in short)
     base_matrix = confusion((c, gielladetect(s)) for c, s in short)
     per_language = ", ".join(f"{c} {error_rate({c: row}):.4f}" for c, row in ours_matrix.items() if row)
     report.add(f"lang.{label}.scandinavian_errors", error_rate(ours_matrix), lower_is_better=True,
@@ -330,7 +330,7 @@ def _sentences(report: Report, label: str, items: list[tuple[str, str]], giellad
     report.details[f"confusion.{label}"] = {"ours": ours_matrix, "gielladetect": base_matrix}
     sami = [s for c, s in items if c == "sme" and s in segments([s])]
     if sami:
-        report.add(f"lang.{label}.sme_accuracy", mean(float(language.classify(s) == "sme") for s in sami),
+        report.add(f"lang.{label}.sme_accuracy", mean(float(language.of_text(s) == "sme") for s in sami),
                    note=f"gielladetect alone {mean(float(gielladetect(s) == 'sme') for s in sami):.4f}; "
                         f"{len(sami)} North Sámi {what}")
 

@@ -14,19 +14,14 @@ from typing import Callable, Iterable
 
 import psycopg
 
+from warc2corpus.records import DOCUMENT_COLUMNS, Capture, Paragraph, Rejection, Revisit
 from warc2corpus.store import ledger, publications
 
-DOCUMENT_COLUMNS = (
-    "doc_id", "text_sha1", "host", "url_path", "url", "title", "author", "published", "harvest_time",
-    "language", "n_paragraphs", "n_tokens", "warc_file", "record_offset", "record_length", "record_id",
-    "crawl_job", "record_url", "payload_digest", "digest_ok",
-    "page_type", "mixed_language", "language_shares", "dropped", "text_source",  # text quality (0004)
-)
-CAPTURE_COLUMNS = ("warc_file", "record_offset", "record_length", "record_id", "url", "harvest_time", "doc_id",
-                   "record_url", "payload_digest", "digest_ok")
-REJECTION_COLUMNS = ("warc_file", "record_offset", "record_id", "url", "host", "harvest_time", "stage", "reason")
-REVISIT_COLUMNS = ("warc_file", "record_offset", "record_length", "record_id", "url", "harvest_time",
-                   "refers_to", "refers_to_url", "payload_digest", "profile")
+# The columns of each table come from its record (warc2corpus.records): one definition.
+CAPTURE_COLUMNS = Capture.keys()
+REJECTION_COLUMNS = Rejection.keys()
+REVISIT_COLUMNS = Revisit.keys()
+PARAGRAPH_COLUMNS = ("doc_id", "seq", *Paragraph._fields)
 
 # (harvest_time, warc_file, record_offset) orders captures; the smallest is the document's capture.
 _EARLIER = ("(n.harvest_time, n.warc_file, n.record_offset) < "
@@ -88,7 +83,7 @@ def load_warc(conn: psycopg.Connection, warc_file: str, *, documents: Callable[[
             "CREATE TEMP TABLE new_captures (LIKE captures INCLUDING DEFAULTS) ON COMMIT DROP;"
         )
         _copy(cur, "new_documents", DOCUMENT_COLUMNS, (tuple(d.get(c) for c in DOCUMENT_COLUMNS) for d in documents()))
-        _copy(cur, "new_paragraphs", ("doc_id", "seq", "text", "tokens", "token_starts", "language"),
+        _copy(cur, "new_paragraphs", PARAGRAPH_COLUMNS,
               ((d["doc_id"], seq, text, tokens, starts, language[0] if language else None)
                for d in documents() for seq, (text, tokens, starts, *language) in enumerate(d["paragraphs"])))
         _copy(cur, "new_captures", CAPTURE_COLUMNS,

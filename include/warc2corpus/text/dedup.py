@@ -50,7 +50,7 @@ def earliest_captures(docs: Iterable[dict]) -> dict[int, tuple]:
     return earliest
 
 
-def classify(doc: dict, earliest: dict[int, tuple]) -> str:
+def capture_kind(doc: dict, earliest: dict[int, tuple]) -> str:
     """'empty', 'earliest' or 'later' for a document, given :func:`earliest_captures`."""
     if not doc["n_tokens"]:
         return "empty"
@@ -62,5 +62,5 @@ def deduplicate(docs: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
     earliest = earliest_captures(docs)
     split: dict[str, list[dict]] = {"earliest": [], "later": [], "empty": []}
     for doc in docs:
-        split[classify(doc, earliest)].append(doc)
+        split[capture_kind(doc, earliest)].append(doc)
     return split["earliest"], split["later"], split["empty"]

@@ -211,7 +211,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
         author=(document.author or None) if document is not None else None,
         published=(document.date or None) if document is not None else None,
         paragraphs=paragraphs,
-        page_type=pagetype.classify(tree, url, title, n_words, links.words, links.headlines),
+        page_type=pagetype.of_page(tree, url, title, n_words, links.words, links.headlines),
         dropped={k: v for k, v in dropped.items() if v},
         source=source if paragraphs else None,
     )

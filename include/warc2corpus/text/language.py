@@ -206,7 +206,7 @@ def classifier():
 
 
 def preload() -> None:
-    """Load every model :func:`classify` uses now (else the first Scandinavian text pays for them)."""
+    """Load every model :func:`of_text` uses now (else the first Scandinavian text pays for them)."""
     classifier()
     _scandinavian_vocabulary()
     _unseen_log_probability()
@@ -222,10 +222,10 @@ def identify(text: str, candidates: tuple[str, ...] | None = None) -> str:
     """The ISO 639-3 code of the text's language, or ``und`` for text too short to tell."""
     if len(words(text)) < MIN_WORDS:
         return UNDETERMINED
-    return classify(text, candidates)
+    return of_text(text, candidates)
 
 
-def classify(text: str, candidates: tuple[str, ...] | None = None) -> str:
+def of_text(text: str, candidates: tuple[str, ...] | None = None) -> str:
     """The most likely language of any text, however short (no ``und``): the character and word
     models' ranking, corrected among the Scandinavian languages by their function words.
     ``candidates`` limits the character models compared (all by default)."""

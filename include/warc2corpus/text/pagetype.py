@@ -49,7 +49,7 @@ def declared_types(tree) -> set[str]:
     return types
 
 
-def classify(tree, url: str | None, title: str | None, n_words: int, link_words: int,
+def of_page(tree, url: str | None, title: str | None, n_words: int, link_words: int,
              headline_links: int) -> str:
     """The page type from the parsed page, its URL and title, and the shape of its text.
 
