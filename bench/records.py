@@ -12,43 +12,21 @@ the garbage collector off.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import time
+import typing
 
 import msgspec
 
 from warc2corpus.records import Document, Paragraph
 
 
-class DocumentStruct(msgspec.Struct):
-    warc_file: str
-    record_offset: int
-    record_length: int
-    record_id: str
-    url: str
-    harvest_time: str
-    crawl_job: str
-    doc_id: int
-    text_sha1: str
-    host: str
-    url_path: str
-    title: str | None
-    author: str | None
-    published: str | None
-    language: str
-    n_paragraphs: int
-    n_tokens: int
-    paragraphs: list[tuple[str, list[str], list[int], str]]
-    page_type: str | None
-    mixed_language: bool
-    language_shares: str
-    dropped: str
-    text_source: str | None
-    rejected: str | None
-    record_url: str | None = None
-    payload_digest: str | None = None
-    digest_ok: bool | None = None
+# The same fields, types and defaults as records.Document, as a msgspec Struct.
+DocumentStruct = msgspec.defstruct("DocumentStruct", [
+    (f.name, typing.get_type_hints(Document)[f.name], *(() if f.default is dataclasses.MISSING else (f.default,)))
+    for f in dataclasses.fields(Document)])
 
 
 def fields(n: int) -> dict:

@@ -87,8 +87,9 @@ class Rejection(_Record):
 
 
 @dataclass(slots=True)
-class Capture(_Record):
-    """A capture of a document that is not the document's own (a later one, deduplicated)."""
+class Provenance(_Record):
+    """Where a capture is: the back-pointer every document, capture and revisit starts with
+    (``reading.warcs.Record.provenance``)."""
 
     warc_file: str
     record_offset: int
@@ -96,6 +97,12 @@ class Capture(_Record):
     record_id: str
     url: str
     harvest_time: str
+
+
+@dataclass(slots=True)
+class Capture(Provenance):
+    """A capture of a document that is not the document's own (a later one, deduplicated)."""
+
     doc_id: int
     record_url: str | None
     payload_digest: str | None
@@ -103,15 +110,9 @@ class Capture(_Record):
 
 
 @dataclass(slots=True)
-class Revisit(_Record):
+class Revisit(Provenance):
     """A revisit record, resolved to the document of its original at load."""
 
-    warc_file: str
-    record_offset: int
-    record_length: int
-    record_id: str
-    url: str
-    harvest_time: str
     refers_to: str | None
     refers_to_url: str | None
     payload_digest: str | None
@@ -119,15 +120,9 @@ class Revisit(_Record):
 
 
 @dataclass(slots=True)
-class Document(_Record):
+class Document(Provenance):
     """One extracted page: provenance, metadata, quality, paragraphs with tokens (the staged document)."""
 
-    warc_file: str
-    record_offset: int
-    record_length: int
-    record_id: str
-    url: str
-    harvest_time: str
     crawl_job: str
     doc_id: int
     text_sha1: str
@@ -149,9 +144,6 @@ class Document(_Record):
     record_url: str | None = None   # the Wayback URL of a restored capture
     payload_digest: str | None = None
     digest_ok: bool | None = None
-
-    def capture(self) -> Capture:
-        return Capture(**{name: getattr(self, name) for name in Capture.keys()})
 
 
 # The columns of `documents` a staged document fills (its paragraphs go to `paragraphs`).

@@ -21,13 +21,15 @@ DATABASE_URL_VARIABLE = "AIRFLOW_CONN_WARC2CORPUS_DB"
 CORPUS_ASSET = "warc2corpus_corpus"
 
 
+def _configured_path(variable: str) -> Path | None:
+    configured = os.environ.get(variable)
+    return Path(configured).expanduser().resolve() if configured else None
+
+
 def project_home() -> Path:
-    configured = os.environ.get("WARC2CORPUS_HOME")
-    if configured:
-        return Path(configured).expanduser().resolve()
     # include/warc2corpus/settings.py -> the checkout. The one place that knows the checkout's layout:
     # every other path of the package comes from the functions below.
-    return Path(__file__).resolve().parents[2]
+    return _configured_path("WARC2CORPUS_HOME") or Path(__file__).resolve().parents[2]
 
 
 def staging_base() -> str:
@@ -35,10 +37,7 @@ def staging_base() -> str:
 
 
 def embedded_pgdata() -> Path:
-    configured = os.environ.get("WARC2CORPUS_PGDATA")
-    if configured:
-        return Path(configured).expanduser().resolve()
-    return project_home() / "var" / "postgres"
+    return _configured_path("WARC2CORPUS_PGDATA") or project_home() / "var" / "postgres"
 
 
 def embedded_credentials_file() -> Path:
@@ -49,10 +48,7 @@ def embedded_credentials_file() -> Path:
 
 
 def crawl_jobs_file() -> Path:
-    configured = os.environ.get("WARC2CORPUS_CRAWL_JOBS")
-    if configured:
-        return Path(configured).expanduser().resolve()
-    return project_home() / "config" / "crawl_jobs.yaml"
+    return _configured_path("WARC2CORPUS_CRAWL_JOBS") or project_home() / "config" / "crawl_jobs.yaml"
 
 
 def samples_dir() -> Path:
