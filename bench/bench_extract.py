@@ -203,7 +203,7 @@ def run_library(warc: Path, staging: Staging, run_id: str) -> int:
     """The library's extract stage on one WARC; the number of documents it staged."""
     manifest = per_file.extract(str(warc.resolve()), CRAWL_JOB, run_id, staging=staging)
     if manifest["status"] != "extracted":
-        raise RuntimeError(f"extract_warc failed: {manifest.get('error')}")
+        raise RuntimeError(f"the extract stage failed: {manifest.get('error')}")
     return manifest["counts"]["documents"]
 
 

@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlsplit
 from warc2corpus.autocat.vocabulary import ABOUT_SEGMENTS, SKIPPED_HOST_LABELS
 
 
-# Supporting pages: how many of a host's non-front pages each WARC file contributes (see tasks).
+# Supporting pages: how many of a host's non-front pages each WARC file contributes (see stages.pages.ScoreAutocat).
 SUPPORTING_PAGES_PER_HOST = {"about": 5, "article": 3}
 
 
