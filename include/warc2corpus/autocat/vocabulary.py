@@ -13,6 +13,8 @@ TRIGGERS = ("redakt", "doaimmaheaddji", "ansv", "sjefred", "sjefsred", "varsom",
             "chefred", "editor", "ã¸")
 
 SKIPPED_HOST_LABELS = {"samtykke", "samtykker", "stilling", "stillinger", "personvern"}
+
+# autoCat2's (the baseline's) patterns over the raw HTML.
 OE = r"(?:ø|&oslash;|&#248;|&#xf8;)"  # ø as written in HTML source
 
 MAIN_PATTERN = re.compile(
@@ -57,7 +59,7 @@ SPACES = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000\ufeff]+")
 
 _KONST = r"(?:(?:konstituert|konst\.?|fungerende|fung\.)\s*)"
 _RED_O = r"(?:ø|oe|o)"
-# These run over lowercased text (see _matches): no IGNORECASE and no look-behind in front, so
+# These run over lowercased text (see evidence._matches): no IGNORECASE and no look-behind in front, so
 # the regex engine can skip ahead to candidate positions; the left word boundary is checked in code.
 MAIN_LABEL = re.compile(
     rf"(?:{_KONST})?"
@@ -147,7 +149,7 @@ BLOCK_TAGS = {
 HIDDEN_TAGS = {"script", "style", "template", "svg", "math", "head", "iframe", "object", "noembed"}
 HTML_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]{0,10})\b[^<>]{0,2000}>|<!--[^<>]{0,2000}-->")
 
-# Every pattern _scan looks for contains one of these (lowercase): a script without any is not read.
+# Every pattern evidence._scan looks for contains one of these (lowercase): a script without any is not read.
 SCRIPT_GATE = ("ansv", "redakt", "sjefred", "sjefsred", "doaimmaheaddji", "utgivare", "editor", "varsom",
                "presse.no", "nored.no", "pfu.no", "wikipedia.org", "v.i.s.d.p", "v. i. s. d. p")
 
@@ -166,7 +168,7 @@ PATTERN_GATES = {
     **{pattern: ("ansv", "redakt", "utgivare", "editor", "v.") for _, pattern in FOREIGN_LABELS},
 }
 
-# Every link _classify_href recognises holds one of these (its host): other links are not parsed.
+# Every link evidence._classify_href recognises holds one of these (its host): other links are not parsed.
 CODE_HREF_WORDS = tuple(h for h in CODE_HOSTS if not h.startswith("redaktor")) + ("redaktor", "wikipedia.org")
 
 # The triggers as UTF-8 bytes: ASCII lowercasing of the encoded page is several times cheaper than

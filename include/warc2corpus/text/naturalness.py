@@ -256,7 +256,6 @@ class Model:
         return kept, dropped
 
 
-
 @lru_cache(maxsize=1)
 def seed_model() -> Model:
     """The model of word lists alone: what extraction uses before the corpus has trained one."""
