@@ -1,7 +1,7 @@
 """Benchmark: the library's per-WARC extraction against a bare loop over the same records.
 
 What it measures
-    (a) ``warc2corpus.tasks.extract_warc`` on one WARC: reading the records, charset decoding,
+    (a) ``warc2corpus.stages.per_file.extract`` on one WARC: reading the records, charset decoding,
         trafilatura extraction (with metadata, hence htmldate), autoCat scoring of front pages,
         language identification, tokenisation with offsets, hashing and document ids, writing the
         staged gzipped JSON lines and the ledger updates in the corpus database;
@@ -52,8 +52,12 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from warc2corpus import charsets, db, language, ledger, settings, tasks
-from warc2corpus.staging import Staging
+from warc2corpus import settings
+from warc2corpus.reading import charsets
+from warc2corpus.stages import per_file
+from warc2corpus.store import db, ledger
+from warc2corpus.text import language
+from warc2corpus.store.staging import Staging
 
 REPO = Path(__file__).resolve().parents[1]
 CRAWL_JOB = "bench"
@@ -197,9 +201,9 @@ def register(*warcs: Path) -> None:
 
 def run_library(warc: Path, staging: Staging, run_id: str) -> int:
     """The library's extract stage on one WARC; the number of documents it staged."""
-    manifest = tasks.extract_warc(str(warc.resolve()), CRAWL_JOB, run_id, staging=staging)
+    manifest = per_file.extract(str(warc.resolve()), CRAWL_JOB, run_id, staging=staging)
     if manifest["status"] != "extracted":
-        raise RuntimeError(f"extract_warc failed: {manifest.get('error')}")
+        raise RuntimeError(f"the extract stage failed: {manifest.get('error')}")
     return manifest["counts"]["documents"]
 
 
@@ -218,7 +222,7 @@ def run_bare(warc: Path, classifier: Classifier) -> int:
             url = record.rec_headers.get_header("WARC-Target-URI")
             html = record.content_stream().read().decode("utf-8", errors="replace")
             try:
-                # The same extraction options as warc2corpus.extract, so both sides extract the same text.
+                # The same extraction options as warc2corpus.text.extract, so both sides extract the same text.
                 document = trafilatura.bare_extraction(html, url=url, with_metadata=True,
                                                        include_comments=False, include_images=False)
                 htmldate.find_date(html)
@@ -250,7 +254,7 @@ def run_sample_warcs(files: list[Path], staging: Staging) -> dict:
     records = documents = bare_failures = 0
     clock = time.perf_counter()
     for path in files:
-        manifest = tasks.extract_warc(str(path.resolve()), CRAWL_JOB, "samples", staging=staging)
+        manifest = per_file.extract(str(path.resolve()), CRAWL_JOB, "samples", staging=staging)
         statuses[manifest["counts"].get("read", manifest["status"])] += 1
         records += manifest["counts"].get("records", 0)
         documents += manifest["counts"].get("documents", 0)

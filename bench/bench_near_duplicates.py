@@ -1,7 +1,7 @@
 """Benchmark: what finding near-duplicates costs per document, against the pipeline's own time.
 
 What it measures, in one run on one machine
-    (a) the pipeline per document: ``tasks.run_files`` (extract, autoCat, allow-list, filter,
+    (a) the pipeline per document: ``run.run_files`` (extract, autoCat, allow-list, filter,
         deduplicate, load, naturalness) without its last step;
     (b) that last step, ``near_duplicates.refresh``: reading the new documents' tokens, MinHash
         signatures, band keys, the candidate lookup in PostgreSQL, the pairs and the clusters.
@@ -30,8 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_extract import load_pages, samples_dir, throwaway_database, write_warc  # noqa: E402
 
-from warc2corpus import db, dedup, publications, tasks  # noqa: E402
-from warc2corpus.staging import Staging  # noqa: E402
+from warc2corpus.stages import derived, run  # noqa: E402
+from warc2corpus.store import db, publications  # noqa: E402
+from warc2corpus.text import dedup  # noqa: E402
+from warc2corpus.store.staging import Staging  # noqa: E402
 
 
 def _edition(url: str) -> str:
@@ -43,11 +45,11 @@ def _edition(url: str) -> str:
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     clock = time.perf_counter()
-    import warc2corpus.near_duplicates  # noqa: F401  (once per process: datasketch, numpy, scipy)
+    import warc2corpus.store.near_duplicates  # noqa: F401  (once per process: datasketch, numpy, scipy)
     imported = time.perf_counter() - clock
     pages = load_pages(samples_dir())
     timed: list[tuple[float, dict]] = []
-    refresh = tasks.find_near_duplicates
+    refresh = derived.find_near_duplicates
 
     def timed_refresh() -> dict:
         clock = time.perf_counter()
@@ -55,7 +57,7 @@ def main() -> None:
         timed.append((time.perf_counter() - clock, outcome))
         return outcome
 
-    tasks.find_near_duplicates = timed_refresh  # run_files calls it last: timed apart
+    derived.find_near_duplicates = timed_refresh  # run_files calls it last: timed apart
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, {len(pages)} pages; "
           f"importing near_duplicates took {imported:.2f} s (once per task process, not counted below)")
     with tempfile.TemporaryDirectory() as tmp, throwaway_database():
@@ -70,7 +72,7 @@ def main() -> None:
             conn.commit()
         for name, warc in (("first WARC (all new)", first), ("second WARC (every page again)", second)):
             clock = time.perf_counter()
-            [result] = tasks.run_files([warc], "bench", staging=staging)
+            [result] = run.run_files([warc], "bench", staging=staging)
             total = time.perf_counter() - clock
             seconds, outcome = timed[-1]
             documents = outcome["signed"]

@@ -12,7 +12,7 @@ What it measures
 
 How
     A separate database on the embedded PostgreSQL server (dropped at the end unless --keep). The
-    pipeline itself (``tasks.run_files``) loads the demo WARCs and the real NRK/Dagbladet/Expressen
+    pipeline itself (``run.run_files``) loads the demo WARCs and the real NRK/Dagbladet/Expressen
     pages of ../shared/samples/news_fundus into it; the body paragraphs of the 50 real news pages
     of news_fundus' ground truth join them. Documents are recombined from these real paragraphs,
     each from the pool of one language (Bokmål 80 %, the rest Nynorsk, North Sámi, Swedish and the
@@ -54,9 +54,12 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = Path(os.environ.get("WARC2CORPUS_SAMPLES", ROOT.parent / "shared" / "samples"))
 
-from warc2corpus import db, language, research, settings, tasks  # noqa: E402
+from warc2corpus import research, settings  # noqa: E402
+from warc2corpus.stages import run  # noqa: E402
+from warc2corpus.store import db  # noqa: E402
+from warc2corpus.text import language  # noqa: E402
 from warc2corpus.research import CorpusFilter  # noqa: E402
-from warc2corpus.tokens import tokenize  # noqa: E402
+from warc2corpus.text.tokens import tokenize  # noqa: E402
 
 LANGUAGE_SHARES = {"nob": 0.80, "nno": 0.12, "sme": 0.01, "swe": 0.03}   # the rest: the other languages
 PSEUDO_SHARE = 0.02
@@ -83,10 +86,10 @@ def source_paragraphs(url: str) -> dict[str, list[tuple[str, list[str], list[int
     and the body paragraphs of news_fundus' ground truth."""
     os.environ[settings.DATABASE_URL_VARIABLE] = url
     os.environ["WARC2CORPUS_STAGING"] = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"w2c-bench-{uuid.uuid4().hex[:8]}")
-    tasks.run_files(sorted((ROOT / "demo" / "warcs").glob("*.warc.gz")), "demo")
+    run.run_files(sorted((ROOT / "demo" / "warcs").glob("*.warc.gz")), "demo")
     real = SAMPLES / "news_fundus" / "nordic_dev_pages.warc.gz"
     if real.exists():
-        tasks.run_files([real], "samples")
+        run.run_files([real], "samples")
     pools: dict[str, list] = {}
     with psycopg.connect(url) as conn:
         for text, tokens, starts, lang in conn.execute(

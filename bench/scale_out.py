@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from bench_extract import load_pages, samples_dir, write_warc  # noqa: E402
 
-from warc2corpus import db, stats  # noqa: E402
+from warc2corpus.store import db, stats  # noqa: E402
 
 BIN = Path(sys.executable).parent
 JOB = "scale"

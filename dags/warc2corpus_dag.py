@@ -3,7 +3,8 @@
 discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load;
 then, once for all groups, corpus_updated: the corpus asset's event, with the run's counts in its
 metadata. What is derived from the corpus runs from that asset (DAG warc2corpus_derived).
-Thin by design: every task hands its work to ``warc2corpus.tasks`` and passes on its manifest. The
+Thin by design: every task hands its work to the stage of its name in ``warc2corpus.stages`` and
+passes on its manifest. The
 library is imported inside the tasks so that parsing this file stays cheap.
 """
 
@@ -15,7 +16,7 @@ import pendulum
 from airflow.sdk import DAG, Asset, Param, TaskGroup, get_current_context, task, teardown
 from airflow.timetables.interval import CronDataIntervalTimetable
 
-from warc2corpus.crawljobs import load_crawl_jobs
+from warc2corpus.stages.crawljobs import load_crawl_jobs
 from warc2corpus.settings import CORPUS_ASSET
 
 CRAWL_JOBS = load_crawl_jobs()
@@ -42,7 +43,7 @@ def _staging():
     from airflow.sdk import ObjectStoragePath
 
     from warc2corpus import settings
-    from warc2corpus.staging import Staging
+    from warc2corpus.store.staging import Staging
 
     return Staging(ObjectStoragePath(settings.staging_url(), conn_id=settings.staging_conn_id()))
 
@@ -56,73 +57,73 @@ def _run_interval(context) -> tuple | None:
 
 @task
 def discover(crawl_job: str):
-    from warc2corpus import tasks
-    from warc2corpus.crawljobs import crawl_job as find_crawl_job
+    from warc2corpus.stages import per_run
+    from warc2corpus.stages.crawljobs import crawl_job as find_crawl_job
 
     context = get_current_context()
     selected = context["params"]["crawl_jobs"] or []  # None or empty: all jobs
     if selected and crawl_job not in selected:
         return []
     _staging().clean()  # what runs that are over left behind (nothing written for a day)
-    return tasks.discover(find_crawl_job(crawl_job), interval=_run_interval(context),
-                          reprocess=bool(context["params"]["reprocess"]), run_id=context["run_id"])
+    return per_run.discover(find_crawl_job(crawl_job), interval=_run_interval(context),
+                            reprocess=bool(context["params"]["reprocess"]), run_id=context["run_id"])
 
 
 @task(map_index_template="{{ warc }}")
 def extract(warc: dict):
-    from warc2corpus import tasks
+    from warc2corpus.stages import per_file
 
     context = get_current_context()
     _name_map_index(context, warc["warc_file"])
-    return tasks.extract_warc(warc["warc_file"], warc["crawl_job"], context["run_id"], staging=_staging())
+    return per_file.extract(warc["warc_file"], warc["crawl_job"], context["run_id"], staging=_staging())
 
 
 @task
 def autocat(manifests):
-    from warc2corpus import tasks
+    from warc2corpus.stages import per_run
 
-    return tasks.run_autocat(_each(manifests), staging=_staging())
+    return per_run.autocat(_each(manifests), staging=_staging())
 
 
 @task
 def refresh_allow_list(crawl_job: str):
-    from warc2corpus import tasks
+    from warc2corpus.stages import per_run
 
-    return tasks.refresh_allowlist(crawl_job, get_current_context()["run_id"], staging=_staging())
+    return per_run.refresh_allow_list(crawl_job, get_current_context()["run_id"], staging=_staging())
 
 
 @task(task_id="filter", map_index_template="{{ warc }}")
 def filter_by_allow_list(manifest: dict, allow_list: dict):
-    from warc2corpus import tasks
+    from warc2corpus.stages import per_file
 
     _name_map_index(get_current_context(), manifest["warc_file"])
-    return tasks.filter_warc(manifest, allow_list, staging=_staging())
+    return per_file.filter(manifest, allow_list, staging=_staging())
 
 
 @task(map_index_template="{{ warc }}")
 def deduplicate(manifest: dict):
-    from warc2corpus import tasks
+    from warc2corpus.stages import per_file
 
     _name_map_index(get_current_context(), manifest["warc_file"])
-    return tasks.dedup_warc(manifest, staging=_staging())
+    return per_file.deduplicate(manifest, staging=_staging())
 
 
 # Writers to the corpus database share a pool (bin/airflow-local and the compose file create it with
 # 2 slots): however many workers extract, only so many loads hold their big transactions at once.
 @task(map_index_template="{{ warc }}", pool="warc2corpus_db")
 def load(manifest: dict):
-    from warc2corpus import tasks
+    from warc2corpus.stages import per_file
 
     _name_map_index(get_current_context(), manifest["warc_file"])
-    return tasks.load_warc_results(manifest, staging=_staging())
+    return per_file.load(manifest, staging=_staging())
 
 
 # Once for all task groups, when at least one file was loaded (a group with no files is skipped).
 @task(outlets=[CORPUS], trigger_rule="none_failed_min_one_success")
 def corpus_updated(results_per_job: list):
-    from warc2corpus import tasks
+    from warc2corpus.stages import per_run
 
-    summary = tasks.summarise_loads(r for results in results_per_job for r in _each(results))
+    summary = per_run.corpus_updated(r for results in results_per_job for r in _each(results))
     get_current_context()["outlet_events"][CORPUS].extra = summary
     return summary
 
@@ -130,9 +131,9 @@ def corpus_updated(results_per_job: list):
 # Whatever became of the run's tasks, its claims on files end with it (see ledger.claim).
 @teardown
 def release_claims():
-    from warc2corpus import tasks
+    from warc2corpus.stages import per_run
 
-    return tasks.release_claims(get_current_context()["run_id"])
+    return per_run.release_claims(get_current_context()["run_id"])
 
 
 with DAG(

@@ -2,7 +2,7 @@
 train_naturalness (a new model of natural text when the corpus has grown enough) and, beside it,
 find_near_duplicates (signatures of the new documents, the clusters they join), and index_research
 (the research index takes in what was loaded).
-Thin by design: every task hands its work to ``warc2corpus.tasks``.
+Thin by design: every task hands its work to the stage of its name in ``warc2corpus.stages.derived``.
 """
 
 from __future__ import annotations
@@ -17,23 +17,23 @@ from warc2corpus.settings import CORPUS_ASSET
 
 @task
 def train_naturalness():
-    from warc2corpus import tasks
+    from warc2corpus.stages import derived
 
-    return tasks.train_naturalness()
+    return derived.train_naturalness()
 
 
 @task
 def find_near_duplicates():
-    from warc2corpus import tasks
+    from warc2corpus.stages import derived
 
-    return tasks.find_near_duplicates()
+    return derived.find_near_duplicates()
 
 
 @task
 def index_research():
-    from warc2corpus import tasks
+    from warc2corpus.stages import derived
 
-    return tasks.index_research()
+    return derived.index_research()
 
 
 with DAG(

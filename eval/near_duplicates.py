@@ -2,7 +2,7 @@
 
     .venv/bin/python eval/near_duplicates.py [--samples DIR] [--json]
 
-The pairs and how they are built: warc2corpus.near_duplicates_eval. A pair counts as found exactly
+The pairs and how they are built: warc2corpus.quality.near_duplicates_eval. A pair counts as found exactly
 as the pipeline stores it (a shared LSH band key and an estimated Jaccard similarity >= THRESHOLD).
 """
 
@@ -11,7 +11,7 @@ import json
 import os
 from pathlib import Path
 
-from warc2corpus import near_duplicates_eval
+from warc2corpus.quality import near_duplicates_eval
 
 ROOT = Path(__file__).resolve().parent.parent
 

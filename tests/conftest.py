@@ -13,7 +13,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from warc2corpus import db, settings
+from warc2corpus import settings
+from warc2corpus.store import db
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_WARCS = ROOT / "demo" / "warcs"
@@ -77,7 +78,7 @@ def staging_dir(tmp_path, monkeypatch) -> Path:
 
 def run_cli(capsys, *argv) -> tuple[int, str, str]:
     """The warc2corpus command in-process: (exit code, stdout, stderr)."""
-    from warc2corpus import cli
+    from warc2corpus.cli import main as cli
 
     try:
         cli.main(list(argv))

@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from warc2corpus import autocat, charsets
+from warc2corpus import autocat, settings
+from warc2corpus.reading import charsets
 
 
 def _page(body: str) -> str:
@@ -235,9 +236,9 @@ def test_no_foreign_page_is_accepted(samples):
 # Our classifier: text and structure, weighted evidence
 # =====================================================================================================
 
-from warc2corpus import autocat_eval  # noqa: E402
+from warc2corpus.quality import autocat_eval  # noqa: E402
 
-FIXTURE_CASES = autocat_eval.load_cases(autocat_eval.fixtures_path())
+FIXTURE_CASES = autocat_eval.load_cases(settings.autocat_fixtures_file())
 
 
 def _front(footer: str, *, lang: str = "nb", main: str = "<p>Nyheter i dag.</p>") -> str:
@@ -477,7 +478,7 @@ def test_a_responsible_editor_meta_tag_is_read_on_supporting_pages():
 
 @pytest.mark.parametrize("depth", [10, 300, 3000])
 def test_the_extraction_tree_gives_the_same_evidence_however_deep_the_page(depth):
-    from warc2corpus import extract
+    from warc2corpus.text import extract
 
     # The extraction's parser drops what lies deeper than 256 levels; autoCat then parses the page itself.
     html = ("<html><body>" + "<div>" * depth + "<p>Saken handler om ferja.</p>" + "</div>" * depth

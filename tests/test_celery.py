@@ -23,7 +23,7 @@ import pytest
 from conftest import ROOT
 from test_airflow_local import _free_port, _listening
 from test_dag import load_dag_module
-from warc2corpus import stats
+from warc2corpus.store import stats
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
                                 reason="redis-server (Debian package redis-server) not installed; .ci/run installs it")

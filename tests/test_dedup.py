@@ -8,7 +8,8 @@ import unicodedata
 
 import pytest
 
-from warc2corpus import dedup, warcs
+from warc2corpus.reading import warcs
+from warc2corpus.text import dedup
 
 TEXT = ["Blåbærsyltetøy på brødskiva.", "Andre avsnitt."]
 

@@ -9,8 +9,8 @@ import psycopg
 import pytest
 
 from conftest import DEMO_WARCS
-from warc2corpus import tasks
-from warc2corpus.crawljobs import CrawlJob
+from warc2corpus.stages import per_run, run
+from warc2corpus.stages.crawljobs import CrawlJob
 
 WARC_1 = "DEMO-20240301120000-00000.warc.gz"
 WARC_2 = "DEMO-20240302120000-00001.warc.gz"
@@ -44,11 +44,11 @@ def names(selected: list[dict]) -> list[str]:
     ((datetime(2019, 1, 1, tzinfo=timezone.utc), datetime(2020, 1, 1, tzinfo=timezone.utc)), []),
 ])
 def test_interval_selects_by_capture_start(corpus_db, job, interval, expected):
-    assert names(tasks.discover(job, interval=interval)) == expected
+    assert names(per_run.discover(job, interval=interval)) == expected
 
 
 def test_ledger_records_capture_start_and_skips_open_files(corpus_db, job):
-    tasks.discover(job)
+    per_run.discover(job)
     with psycopg.connect(corpus_db) as conn:
         rows = dict(conn.execute("SELECT path, capture_start FROM warc_files").fetchall())
     starts = {path.rsplit("/", 1)[1]: value for path, value in rows.items()}
@@ -58,17 +58,17 @@ def test_ledger_records_capture_start_and_skips_open_files(corpus_db, job):
 
 
 def test_loaded_files_are_left_out_unless_reprocess(corpus_db, staging_dir, job):
-    tasks.run_files([job.directory / WARC_1], "demo")
-    assert names(tasks.discover(job)) == [WARC_2, WARC_3]
-    assert names(tasks.discover(job, reprocess=True)) == [WARC_1, WARC_2, WARC_3]
+    run.run_files([job.directory / WARC_1], "demo")
+    assert names(per_run.discover(job)) == [WARC_2, WARC_3]
+    assert names(per_run.discover(job, reprocess=True)) == [WARC_1, WARC_2, WARC_3]
 
 
 def test_a_loaded_file_that_changed_is_taken_again(corpus_db, staging_dir, job):
-    tasks.run_files([job.directory / WARC_3], "demo")
-    assert WARC_3 not in names(tasks.discover(job))
+    run.run_files([job.directory / WARC_3], "demo")
+    assert WARC_3 not in names(per_run.discover(job))
     with open(job.directory / WARC_3, "ab") as warc:
         warc.write((DEMO_WARCS / WARC_3).read_bytes())  # the crawler appended records
-    assert WARC_3 in names(tasks.discover(job, interval=(day(1), day(2))))
+    assert WARC_3 in names(per_run.discover(job, interval=(day(1), day(2))))
 
 
 def test_hosts_accepted_later_are_readmitted_whatever_the_order(corpus_db, staging_dir, job, monkeypatch):
@@ -83,16 +83,16 @@ def test_hosts_accepted_later_are_readmitted_whatever_the_order(corpus_db, stagi
     from warc2corpus import autocat
 
     monkeypatch.setitem(autocat.SUPPORTING_PAGES_PER_HOST, "article", 0)
-    tasks.run_files([job.directory / WARC_2], "demo")
+    run.run_files([job.directory / WARC_2], "demo")
     with psycopg.connect(corpus_db) as conn:
         assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 0
         assert conn.execute("SELECT count(*) FROM rejections WHERE reason = 'host_unassessed'").fetchone()[0] == 3
 
-    tasks.run_files([job.directory / WARC_1], "demo")
-    readmitted = tasks.discover(job, interval=(day(1), day(2)))
+    run.run_files([job.directory / WARC_1], "demo")
+    readmitted = per_run.discover(job, interval=(day(1), day(2)))
     assert names(readmitted) == [WARC_2]
     for manifest in readmitted:
-        tasks.run_files([manifest["warc_file"]], "demo")
+        run.run_files([manifest["warc_file"]], "demo")
 
     with psycopg.connect(corpus_db) as conn:
         paths = {r[0] for r in conn.execute("SELECT url_path FROM documents WHERE host = 'www.fjordposten.no'")}
@@ -100,17 +100,17 @@ def test_hosts_accepted_later_are_readmitted_whatever_the_order(corpus_db, stagi
         assert conn.execute("SELECT count(*) FROM rejections WHERE stage = 'filter'"
                             " AND host = 'www.fjordposten.no'").fetchone()[0] == 0
         assert conn.execute("SELECT count(*) FROM warc_files WHERE readmit").fetchone()[0] == 0
-    assert names(tasks.discover(job, interval=(day(1), day(2)))) == []
+    assert names(per_run.discover(job, interval=(day(1), day(2)))) == []
 
 
 def test_discovery_logs_its_interval_as_dates_not_python_reprs(corpus_db, job, caplog):
     import pendulum
 
-    caplog.set_level("INFO", logger="warc2corpus.tasks")
+    caplog.set_level("INFO", logger="warc2corpus.stages.per_run")
     # Airflow hands pendulum DateTimes, whose repr is DateTime(2024, 3, 1, 0, 0, 0, tzinfo=Timezone('UTC')).
-    tasks.discover(job, interval=(pendulum.datetime(2024, 3, 1), pendulum.datetime(2024, 3, 2)))
-    tasks.discover(job, interval=(pendulum.datetime(2024, 3, 1, 6), pendulum.datetime(2024, 3, 1, 18)))
-    tasks.discover(job)
+    per_run.discover(job, interval=(pendulum.datetime(2024, 3, 1), pendulum.datetime(2024, 3, 2)))
+    per_run.discover(job, interval=(pendulum.datetime(2024, 3, 1, 6), pendulum.datetime(2024, 3, 1, 18)))
+    per_run.discover(job)
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("crawl job demo")]
     assert "captured 2024-03-01," in lines[0]
     assert "captured from 2024-03-01T06:00:00+00:00 to 2024-03-01T18:00:00+00:00" in lines[1]

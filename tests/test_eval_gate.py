@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from warc2corpus import cli, evaluation
+from warc2corpus.cli import main as cli
+from warc2corpus.quality import evaluation
 
 
 def test_quality_gate_holds_on_the_shared_samples(samples, capsys):

@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from warc2corpus import charsets, extract, language
+from warc2corpus.reading import charsets
+from warc2corpus.text import extract, language
 
 WORD = "Blåbærsyltetøy"
 

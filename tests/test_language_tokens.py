@@ -5,7 +5,7 @@ from __future__ import annotations
 import nb_tokenizer
 import pytest
 
-from warc2corpus import language, tokens
+from warc2corpus.text import language, tokens
 
 BOKMAAL = (
     "Regjeringen la fram statsbudsjettet i dag, og finansministeren sier at økonomien er sterkere enn "

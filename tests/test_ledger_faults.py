@@ -19,9 +19,11 @@ import psycopg
 import pytest
 
 from conftest import DEMO_WARCS, run_cli
-from warc2corpus import ledger, load, tasks, warcs
-from warc2corpus.crawljobs import CrawlJob
-from warc2corpus.staging import OWNER_KEY, Staging
+from warc2corpus.reading import warcs
+from warc2corpus.stages import per_file, per_run, run
+from warc2corpus.store import ledger, load
+from warc2corpus.stages.crawljobs import CrawlJob
+from warc2corpus.store.staging import OWNER_KEY, Staging
 
 WARC_1 = "DEMO-20240301120000-00000.warc.gz"  # 7 documents when loaded alone
 WARC_2 = "DEMO-20240302120000-00001.warc.gz"
@@ -67,8 +69,8 @@ def refuse_to_open(monkeypatch, refused: Path) -> None:
 
 def run_selected(job: CrawlJob, **discover) -> list[dict]:
     """What a DAG run does with the job: discover, then process the files it took."""
-    selected = tasks.discover(job, **discover)
-    return tasks.run_files([Path(s["warc_file"]) for s in selected], job.name) if selected else []
+    selected = per_run.discover(job, **discover)
+    return run.run_files([Path(s["warc_file"]) for s in selected], job.name) if selected else []
 
 
 # --- 1. passing faults are retried, broken bytes quarantined ------------------------------------
@@ -84,13 +86,13 @@ def test_a_passing_fault_is_retried_when_due_and_loads_once_it_has_passed(corpus
     wait = (row["next_attempt_at"] - datetime.now(timezone.utc)).total_seconds()
     assert 250 < wait <= 300  # the first delay: 5 minutes
 
-    assert tasks.discover(job) == []  # not due yet: no run takes it (the quarantine of old never came back)
+    assert per_run.discover(job) == []  # not due yet: no run takes it (the quarantine of old never came back)
 
     with psycopg.connect(corpus_db) as conn:  # the 5 minutes pass
         conn.execute("UPDATE warc_files SET next_attempt_at = now() - interval '1 second'")
     monkeypatch.delattr(warcs, "open")  # the permission is back
     other_day = (datetime(2019, 1, 1, tzinfo=timezone.utc), datetime(2019, 1, 2, tzinfo=timezone.utc))
-    assert names(tasks.discover(job, interval=other_day)) == [WARC_1]  # a due retry, whatever the interval
+    assert names(per_run.discover(job, interval=other_day)) == [WARC_1]  # a due retry, whatever the interval
     results = run_selected(job, interval=other_day)
     assert [r["status"] for r in results] == ["loaded"]
     assert ledger_row(corpus_db, path)["attempts"] == 0 and documents_of(corpus_db, path) == 7
@@ -102,13 +104,13 @@ def test_after_the_last_attempt_a_passing_fault_is_quarantined_and_requeue_bring
     monkeypatch.setenv("WARC2CORPUS_RETRY_DELAY_SECONDS", "0")
     path = job.directory / WARC_1
     refuse_to_open(monkeypatch, path)
-    assert [r["status"] for r in tasks.run_files([path], "demo")] == ["retry"]
-    assert names(tasks.discover(job)) == [WARC_1, WARC_2]  # due at once with no delay
-    assert [r["status"] for r in tasks.run_files([path], "demo")] == ["quarantined"]
+    assert [r["status"] for r in run.run_files([path], "demo")] == ["retry"]
+    assert names(per_run.discover(job)) == [WARC_1, WARC_2]  # due at once with no delay
+    assert [r["status"] for r in run.run_files([path], "demo")] == ["quarantined"]
     row = ledger_row(corpus_db, path)
     assert row["status"] == "quarantined" and row["attempts"] == 2
     assert row["error"].startswith("gave up after 2 attempts: [Errno 13] Permission denied")
-    assert names(tasks.discover(job)) == [WARC_2]  # quarantined files are not taken again by themselves
+    assert names(per_run.discover(job)) == [WARC_2]  # quarantined files are not taken again by themselves
 
     monkeypatch.delattr(warcs, "open")  # the permission is back
     code, out, err = run_cli(capsys, "requeue", "--status", "quarantined", "--crawl-job", "other")
@@ -118,7 +120,7 @@ def test_after_the_last_attempt_a_passing_fault_is_quarantined_and_requeue_bring
                                               "1 file re-queued: the next run takes it"]
     assert ledger_row(corpus_db, path)["error"] is None
     one_day = (datetime(2024, 3, 2, tzinfo=timezone.utc), datetime(2024, 3, 3, tzinfo=timezone.utc))
-    assert names(tasks.discover(job, interval=one_day)) == [WARC_1, WARC_2]  # re-queued: whatever the interval
+    assert names(per_run.discover(job, interval=one_day)) == [WARC_1, WARC_2]  # re-queued: whatever the interval
     assert [r["status"] for r in run_selected(job, interval=one_day)] == ["loaded", "loaded"]
     assert documents_of(corpus_db, path) == 7
 
@@ -126,7 +128,7 @@ def test_after_the_last_attempt_a_passing_fault_is_quarantined_and_requeue_bring
 def test_requeue_by_path_and_its_errors(corpus_db, staging_dir, job, capsys, tmp_path):
     empty = job.directory / "CRAWL-20240301000000-00009.warc.gz"
     empty.write_bytes(b"")
-    tasks.run_files([empty], "demo")
+    run.run_files([empty], "demo")
     assert ledger_row(corpus_db, empty)["status"] == "quarantined"
     code, _, err = run_cli(capsys, "requeue", str(empty), str(tmp_path / "unknown.warc.gz"))
     assert code == 2 and err.count("\n") == 1
@@ -143,31 +145,31 @@ def test_a_real_operating_system_error_is_passing(corpus_db, staging_dir, job):
     """No simulation: the file is replaced by a directory between discovery and extraction (open()
     raises IsADirectoryError); put back, the next discovery takes it and it loads."""
     path = job.directory / WARC_1
-    assert WARC_1 in names(tasks.discover(job))
+    assert WARC_1 in names(per_run.discover(job))
     saved = path.with_name("saved")
     path.rename(saved)
     path.mkdir()
-    manifest = tasks.extract_warc(str(path), "demo", "run-1")
+    manifest = per_file.extract(str(path), "demo", "run-1")
     assert manifest["status"] == "retry"
     assert ledger_row(corpus_db, path)["error_class"] == "IsADirectoryError"
     path.rmdir()
     saved.rename(path)
     os.utime(path)  # as a copy back would
-    assert names(tasks.discover(job)) == [WARC_1, WARC_2]  # changed since: taken before its retry is due
+    assert names(per_run.discover(job)) == [WARC_1, WARC_2]  # changed since: taken before its retry is due
     assert [r["status"] for r in run_selected(job)] == ["loaded", "loaded"]
 
 
 def test_a_file_that_changes_while_it_is_read_is_retried(corpus_db, staging_dir, job):
     """The crawler appends to the file while it is read (really: the progress callback appends)."""
     path = job.directory / WARC_1
-    tasks.discover(job)
+    per_run.discover(job)
 
     def grow(counts, position):  # once: the progress callback comes with every record
         if counts["records"] == 1:
             with open(path, "ab") as warc:
                 warc.write((DEMO_WARCS / WARC_2).read_bytes())
 
-    manifest = tasks.extract_warc(str(path), "demo", "run-1", on_progress=grow)
+    manifest = per_file.extract(str(path), "demo", "run-1", on_progress=grow)
     assert manifest["status"] == "retry" and "changed while it was read" in manifest["error"]
     assert ledger_row(corpus_db, path)["error_class"] == "FileChanged"
 
@@ -177,7 +179,7 @@ def test_broken_bytes_are_quarantined_at_once(corpus_db, staging_dir, tmp_path):
     empty.write_bytes(b"")
     corrupt = tmp_path / "CRAWL-20240301000000-00002.warc.gz"
     corrupt.write_bytes(b"\x1f\x8b" + os.urandom(200))
-    results = tasks.run_files([empty, corrupt], "manual")
+    results = run.run_files([empty, corrupt], "manual")
     assert [r["status"] for r in results] == ["quarantined", "quarantined"]  # never `loaded` with 0 records
     assert ledger_row(corpus_db, empty)["error_class"] == "EmptyFile"
     assert ledger_row(corpus_db, empty)["error"] == "the file is empty (0 bytes)"
@@ -216,7 +218,7 @@ def test_discovery_skips_what_it_cannot_look_at(corpus_db, job, caplog):
     os.mkfifo(directory / "fifo.warc.gz")
     (directory / "folder.warc.gz").mkdir()
     with caplog.at_level(logging.WARNING):
-        assert names(tasks.discover(job)) == [WARC_1, WARC_2]
+        assert names(per_run.discover(job)) == [WARC_1, WARC_2]
     skipped = {Path(r.args[1]).name: r.getMessage() for r in caplog.records if "skipped" in r.msg}
     assert "Too many levels of symbolic links" in skipped["loop.warc.gz"]
     assert "No such file or directory" in skipped["dangling.warc.gz"]
@@ -226,7 +228,7 @@ def test_discovery_skips_what_it_cannot_look_at(corpus_db, job, caplog):
 def test_an_unlistable_crawl_job_directory_is_logged(corpus_db, tmp_path, caplog):
     job = CrawlJob(name="gone", directory=tmp_path / "nowhere")
     with caplog.at_level(logging.ERROR):
-        assert tasks.discover(job) == []
+        assert per_run.discover(job) == []
     assert "cannot list" in caplog.text and "nowhere" in caplog.text
 
 
@@ -237,12 +239,12 @@ def test_files_modified_within_the_settle_time_wait(corpus_db, job, monkeypatch,
     old = time.time() - 3600
     os.utime(job.directory / WARC_2, (old, old))
     with caplog.at_level(logging.INFO):
-        assert names(tasks.discover(job)) == [WARC_2]  # WARC_1 was copied just now
+        assert names(per_run.discover(job)) == [WARC_2]  # WARC_1 was copied just now
     assert "less than the settle time of 60 s" in caplog.text
     with psycopg.connect(corpus_db) as conn:  # not even registered with a size that may still change
         assert conn.execute("SELECT count(*) FROM warc_files").fetchone()[0] == 1
     os.utime(job.directory / WARC_1, (old, old))
-    assert names(tasks.discover(job)) == [WARC_1, WARC_2]
+    assert names(per_run.discover(job)) == [WARC_1, WARC_2]
 
 
 def test_a_file_that_grows_between_two_looks_waits(job):

@@ -15,7 +15,10 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from conftest import run_cli
-from warc2corpus import db, near_duplicates, near_duplicates_eval, publications, tasks
+from warc2corpus.quality import near_duplicates_eval
+from warc2corpus.stages import run
+from warc2corpus.store import db, near_duplicates, publications
+from warc2corpus.text import minhash
 
 NRK = "https://www.nrk.no/ol/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-_-sa-kom-sjokkvendingen-1.16990729"
 NRK_REGIONAL = "https://www.nrk.no/vestland/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-1.16990729"
@@ -109,7 +112,7 @@ WIRE_CLUSTER = frozenset({(DAGBLADET, "2024-08-05"), (WIRE_FJORDPOSTEN, "2024-08
 def test_clusters_and_representatives_whatever_the_load_order(news_warcs, corpus_db, later_first):
     originals, later = news_warcs
     first, second = (later, originals) if later_first else (originals, later)
-    tasks.run_files([first], "news")
+    run.run_files([first], "news")
     found = clusters(corpus_db)
     if later_first:
         # The updated version and the regional edition; the wire copies of two local papers.
@@ -120,7 +123,7 @@ def test_clusters_and_representatives_whatever_the_load_order(news_warcs, corpus
     else:
         assert found == {}  # four different articles, two of them on one template (br.de): no cluster
 
-    tasks.run_files([second], "news")
+    run.run_files([second], "news")
     found = clusters(corpus_db)
     # Whatever the order: the later documents join the clusters of the originals, which represent them
     # (an older member that arrives later takes over as representative); br.de's two articles stay apart.
@@ -132,11 +135,11 @@ def test_clusters_and_representatives_whatever_the_load_order(news_warcs, corpus
         assert conn.execute("SELECT count(DISTINCT cluster) FROM document_clusters").fetchone()[0] == 4
         assert conn.execute("SELECT count(*) FROM near_duplicate_queue").fetchone()[0] == 0
         pairs = conn.execute("SELECT count(*), min(similarity) FROM near_duplicate_pairs").fetchone()
-    assert pairs[0] == 6 and pairs[1] >= near_duplicates.THRESHOLD
+    assert pairs[0] == 6 and pairs[1] >= minhash.THRESHOLD
 
 
 def test_withdrawn_documents_leave_their_cluster_and_rejoin(news_warcs, corpus_db):
-    tasks.run_files(list(news_warcs), "news")
+    run.run_files(list(news_warcs), "news")
     with db.connect() as conn:
         publications.decide(conn, "www.dagbladet.no", "rejected", by="test")
         conn.commit()
@@ -160,7 +163,7 @@ def test_withdrawn_documents_leave_their_cluster_and_rejoin(news_warcs, corpus_d
 
 def test_members_deleted_by_a_reload_leave_their_clusters(news_warcs, corpus_db):
     originals, later = news_warcs
-    tasks.run_files([originals, later], "news")
+    run.run_files([originals, later], "news")
     # The later file, read again, now holds only the regional edition: the updated version and the
     # wire copies leave the corpus, and their clusters are computed again.
     with open(later, "rb") as stream:
@@ -168,7 +171,7 @@ def test_members_deleted_by_a_reload_leave_their_clusters(news_warcs, corpus_db)
                  r.rec_headers.get_header("WARC-Date")) for r in ArchiveIterator(stream)
                 if r.rec_headers.get_header("WARC-Target-URI") == NRK_REGIONAL]
     _warc(later, kept)
-    tasks.run_files([later], "news")
+    run.run_files([later], "news")
     found = clusters(corpus_db)
     assert {members for _, members in found.values()} == {frozenset({(NRK, "2024-08-05"),
                                                                      (NRK_REGIONAL, "2024-08-06")})}
@@ -176,10 +179,10 @@ def test_members_deleted_by_a_reload_leave_their_clusters(news_warcs, corpus_db)
 
 
 def test_an_older_capture_of_a_member_makes_it_the_representative(news_warcs, corpus_db, samples, tmp_path):
-    tasks.run_files(list(news_warcs), "news")
+    run.run_files(list(news_warcs), "news")
     nrk, _ = _page(samples, "NRK_2024_08_05.html.gz")
     older = _warc(tmp_path / "NEWS-20240804100000-00000.warc.gz", [(NRK_REGIONAL, nrk, "2024-08-04T10:00:00Z")])
-    outcome = tasks.run_files([older], "news")
+    outcome = run.run_files([older], "news")
     assert outcome[0]["counts"]["load"]["earlier_capture_of_corpus_document"] == 1  # no new document
     found = clusters(corpus_db)
     assert found[(NRK, "2024-08-05")][0] == (NRK_REGIONAL, "2024-08-04")
@@ -201,7 +204,7 @@ def test_a_document_queued_again_during_a_refresh_stays_queued(corpus_db):
 
 
 def test_cli_lists_clusters(news_warcs, corpus_db, capsys):
-    tasks.run_files(list(news_warcs), "news")
+    run.run_files(list(news_warcs), "news")
     code, out, _ = run_cli(capsys, "near-duplicates", "--json")
     assert code == 0
     listed = json.loads(out)["clusters"]
@@ -218,7 +221,7 @@ def test_signatures_are_seeded_not_random():
     import subprocess
     import sys
 
-    program = ("from warc2corpus import near_duplicates as n; "
+    program = ("from warc2corpus.text import minhash as n; "
                "print(n.signature(n.shingles('ferja mellom fjordvik og nesøy ble innstilt i går'.split())).tolist())")
     runs = {subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True).stdout
             for _ in range(2)}

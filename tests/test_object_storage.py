@@ -19,8 +19,9 @@ import pytest
 
 from conftest import DEMO_WARCS, _with_database
 from test_dag import load_dag_module
-from warc2corpus import settings, stats
-from warc2corpus.staging import Staging
+from warc2corpus import settings
+from warc2corpus.store import stats
+from warc2corpus.store.staging import Staging
 
 BUCKET = "w2c-staging"
 

@@ -130,14 +130,15 @@ def test_rerun_and_reprocess_change_nothing(demo_run, corpus_db):
 
 
 def test_older_warc_loaded_after_newer_one_wins(corpus_db, staging_dir):
-    from warc2corpus import db, publications, tasks
+    from warc2corpus.stages import run
+    from warc2corpus.store import db, publications
 
     with db.connect() as conn:  # the newer WARC alone holds no front page: accept the host by hand
         publications.decide(conn, FP, "accepted", by="test", note="demo")
         conn.commit()
-    tasks.run_files([DEMO_WARCS / WARC_2], "demo")
+    run.run_files([DEMO_WARCS / WARC_2], "demo")
     newer = {d[2]: d for d in corpus_snapshot(corpus_db)["documents"] if d[1] == FP}
-    tasks.run_files([DEMO_WARCS / WARC_1], "demo")
+    run.run_files([DEMO_WARCS / WARC_1], "demo")
     older = {d[2]: d for d in corpus_snapshot(corpus_db)["documents"] if d[1] == FP}
 
     path = "/nyheter/2024/02/ferja-innstilt"
@@ -150,7 +151,8 @@ def test_older_warc_loaded_after_newer_one_wins(corpus_db, staging_dir):
 
 
 def test_a_crashed_load_leaves_nothing_of_the_file(corpus_db, staging_dir, monkeypatch):
-    from warc2corpus import ledger, tasks
+    from warc2corpus.stages import run
+    from warc2corpus.store import ledger
 
     real_mark = ledger.mark
 
@@ -161,11 +163,11 @@ def test_a_crashed_load_leaves_nothing_of_the_file(corpus_db, staging_dir, monke
 
     monkeypatch.setattr(ledger, "mark", crash_on_load)
     with pytest.raises(RuntimeError, match="worker killed"):
-        tasks.run_files([DEMO_WARCS / WARC_1], "demo")
+        run.run_files([DEMO_WARCS / WARC_1], "demo")
     crashed = corpus_snapshot(corpus_db)
     assert crashed["documents"] == [] and crashed["captures"] == [] and crashed["rejections"] == []
     assert {s for _, s, _ in crashed["ledger"]} == {"extracted"}
 
     monkeypatch.setattr(ledger, "mark", real_mark)
-    tasks.run_files([DEMO_WARCS / WARC_1], "demo")
+    run.run_files([DEMO_WARCS / WARC_1], "demo")
     assert len(corpus_snapshot(corpus_db)["documents"]) == 7

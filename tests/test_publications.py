@@ -12,7 +12,9 @@ import pytest
 
 import conftest
 from conftest import DEMO_WARCS
-from warc2corpus import autocat, db, publications, tasks
+from warc2corpus import autocat
+from warc2corpus.stages import run
+from warc2corpus.store import db, publications
 
 FP, DT, SA = "www.fjordposten.no", "www.dalen-tidend.no", "www.sapmi-aviisa.no"
 BLOG, WEEKLY = "www.bygdebloggen.no", "www.ukeskrift-nord.no"
@@ -27,7 +29,7 @@ def run_cli(capsys, *argv) -> tuple[int, str]:
 
 @pytest.fixture
 def demo(corpus_db, staging_dir):
-    tasks.run_files(sorted(DEMO_WARCS.glob("*.warc.gz")), "demo")
+    run.run_files(sorted(DEMO_WARCS.glob("*.warc.gz")), "demo")
     return corpus_db
 
 
@@ -67,7 +69,7 @@ def test_review_queue_and_a_decision_that_survives_refreshes(demo, staging_dir):
         outcome = publications.decide(conn, WEEKLY, "accepted", by="kari", note="weekly paper, editor Per Strand")
         conn.commit()
     assert outcome["readmit"] == 1  # the WARC that filtered its 2 documents out is loaded again next run
-    tasks.run_files([WARC_1], "demo")  # a refresh of every host of the file
+    run.run_files([WARC_1], "demo")  # a refresh of every host of the file
     assert statuses(demo)[WEEKLY] == ("accepted", "person")
     assert corpus_count(demo, WEEKLY) == 2
     with psycopg.connect(demo) as conn:
@@ -84,7 +86,7 @@ def test_rejecting_a_host_withdraws_its_documents_and_accepting_restores_them(de
         conn.commit()
     assert outcome["withdrawn"] == 5
     assert corpus_count(demo) == 5 and corpus_count(demo, FP) == 0
-    from warc2corpus import stats
+    from warc2corpus.store import stats
 
     with db.connect() as conn:  # what `warc2corpus stats` prints: only what is not withdrawn
         summary = stats.corpus_summary(conn)
@@ -96,7 +98,7 @@ def test_rejecting_a_host_withdraws_its_documents_and_accepting_restores_them(de
     assert reasons == {"host rejected (person)"}
     # Processing a file again while the host is rejected: refreshes never undo a person's decision,
     # and the file's documents of the host become filter rejections (host_rejected) instead.
-    tasks.run_files([WARC_1], "demo")
+    run.run_files([WARC_1], "demo")
     assert corpus_count(demo, FP) == 0
     with psycopg.connect(demo) as conn:
         still_withdrawn = conn.execute("SELECT count(*) FROM documents WHERE withdrawn").fetchone()[0]
@@ -107,7 +109,7 @@ def test_rejecting_a_host_withdraws_its_documents_and_accepting_restores_them(de
         outcome = publications.decide(conn, FP, None, by="ola", note="mistake")
         conn.commit()
     assert outcome["restored"] == still_withdrawn and outcome["readmit"] == 1
-    tasks.run_files([WARC_1], "demo")  # what the next run does with the flagged file
+    run.run_files([WARC_1], "demo")  # what the next run does with the flagged file
     assert corpus_count(demo) == 10 and statuses(demo)[FP] == ("accepted", "autocat")
 
 

@@ -8,7 +8,8 @@ from collections import Counter
 
 import psycopg
 
-from warc2corpus import charsets, extract, language
+from warc2corpus.reading import charsets
+from warc2corpus.text import extract, language
 
 
 def token_f1(ours: str, reference: str) -> float:
@@ -60,10 +61,10 @@ def test_fundus_dates_titles_and_norwegian(samples):
 def test_real_warc_end_to_end(samples, corpus_db, staging_dir):
     """The Nordic dev WARC: article pages only, no front page; autoCat decides from their footers
     (NRK and Dagbladet name their responsible editor; Expressen's Swedish lines are not Norwegian)."""
-    from warc2corpus import tasks
+    from warc2corpus.stages import run
 
     warc = samples / "news_fundus" / "nordic_dev_pages.warc.gz"
-    [result] = tasks.run_files([warc], "nordic")
+    [result] = run.run_files([warc], "nordic")
     assert result["status"] == "loaded"
     assert result["counts"]["documents"] == 3
     assert result["counts"]["skipped"] == {"not_a_response": 1}

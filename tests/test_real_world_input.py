@@ -20,7 +20,8 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from warc2corpus import tasks, warcs
+from warc2corpus.reading import warcs
+from warc2corpus.stages import rejections, run
 
 ARTICLE = ("<html><head><title>Ferja innstilt</title></head><body><article><h1>Ferja innstilt</h1>"
            "<p>Ferja mellom Fjordvik og Nesøy ble innstilt i hele går på grunn av sterk vind og høye bølger, "
@@ -69,7 +70,7 @@ def ledger_row(url: str, path: Path) -> dict:
 @pytest.fixture
 def accept_all(corpus_db):
     """These tests are about reading: every host counts as an edited publication."""
-    from warc2corpus import db, publications
+    from warc2corpus.store import db, publications
 
     def accept(*hosts):
         with db.connect() as conn:
@@ -112,7 +113,7 @@ def test_every_shared_sample_file(samples, corpus_db, staging_dir):
     with open(folder / "profile.tsv", encoding="utf-8") as table:
         rows = list(csv.DictReader(table, delimiter="\t"))
     profile = {row["file"]: row for row in rows}
-    results = tasks.run_files([folder / row["file"] for row in rows], "samples")  # no exception escapes
+    results = run.run_files([folder / row["file"] for row in rows], "samples")  # no exception escapes
     assert len(results) == len(rows)
     mismatches = []
     for row in rows:
@@ -145,12 +146,12 @@ def test_truncated_last_member_gives_partial(tmp_path, corpus_db, staging_dir, a
     offsets = [r.offset for r in warcs.read_records(whole)]  # where each member starts
     cut = tmp_path / "CUT-20240301120000-00000.warc.gz"
     cut.write_bytes(data[: offsets[2] + (len(data) - offsets[2]) // 2])
-    [result] = tasks.run_files([cut], "broken")
+    [result] = run.run_files([cut], "broken")
     row = ledger_row(corpus_db, cut)
     assert row["status"] == "partial" and row["error_class"] == "TruncatedGzip"
     assert row["last_good_offset"] == offsets[2]
     assert len(documents(corpus_db)) == 2
-    tasks.run_files([cut], "broken")  # a rerun duplicates nothing
+    run.run_files([cut], "broken")  # a rerun duplicates nothing
     assert len(documents(corpus_db)) == 2
 
 
@@ -161,7 +162,7 @@ def test_bad_gzip_magic_in_the_middle(tmp_path, corpus_db, staging_dir, accept_a
     data = bytearray(warc.read_bytes())
     data[offsets[1]:offsets[1] + 2] = b"XX"
     warc.write_bytes(bytes(data))
-    tasks.run_files([warc], "broken")
+    run.run_files([warc], "broken")
     row = ledger_row(corpus_db, warc)
     assert row["status"] == "partial" and row["last_good_offset"] == offsets[1]
     assert "not gzip data" in row["error"]
@@ -174,7 +175,7 @@ def test_garbage_after_a_record_in_a_plain_warc(tmp_path, corpus_db, staging_dir
     size = warc.stat().st_size
     with open(warc, "ab") as out:
         out.write(b"\x00\x01 this is not a record \xff" * 20)
-    tasks.run_files([warc], "broken")
+    run.run_files([warc], "broken")
     row = ledger_row(corpus_db, warc)
     assert row["status"] == "partial" and row["counts"]["records"] == 3
     assert row["last_good_offset"] <= size
@@ -184,7 +185,7 @@ def test_garbage_after_a_record_in_a_plain_warc(tmp_path, corpus_db, staging_dir
 def test_nothing_readable_is_quarantined(tmp_path, corpus_db, staging_dir):
     for name, data in (("zero.warc.gz", b""), ("text.warc.gz", b"hello\n"), ("corrupt.warc.gz", b"\x1f\x8b\x08\x00junk")):
         (tmp_path / name).write_bytes(data)
-    results = tasks.run_files(sorted(tmp_path.glob("*.warc.gz")), "broken")
+    results = run.run_files(sorted(tmp_path.glob("*.warc.gz")), "broken")
     statuses = {Path(r["warc_file"]).name: r["status"] for r in results}
     # An empty file is no WARC either (issue 9: it was `loaded` with 0 records, as if nothing were wrong).
     assert statuses == {"corrupt.warc.gz": "quarantined", "text.warc.gz": "quarantined", "zero.warc.gz": "quarantined"}
@@ -195,7 +196,7 @@ def test_whole_file_gzip_is_read_and_back_pointers_work(tmp_path, corpus_db, sta
     plain = build_warc(tmp_path / "plain.warc", [three_pages], gzip_members=False)
     whole = tmp_path / "whole-file.warc.gz"
     whole.write_bytes(gzip.compress(plain.read_bytes()))
-    tasks.run_files([whole], "gz")
+    run.run_files([whole], "gz")
     row = ledger_row(corpus_db, whole)
     assert row["status"] == "loaded" and row["layout"] == "gzip-whole-file"
     rows = documents(corpus_db)
@@ -216,7 +217,7 @@ def test_a_50_mb_record_is_skipped_without_reading_it(tmp_path, corpus_db, stagi
         write_record(writer, "https://www.fjordposten.no/sak", ARTICLE.encode(), date="2024-03-01T12:00:05Z")
 
     warc = build_warc(tmp_path / "huge.warc.gz", [records])
-    [result] = tasks.run_files([warc], "limits")
+    [result] = run.run_files([warc], "limits")
     assert result["counts"]["skipped"]["too_large"] == 1
     assert [d[0] for d in documents(corpus_db)] == ["https://www.fjordposten.no/sak"]
     with psycopg.connect(corpus_db) as conn:
@@ -224,7 +225,7 @@ def test_a_50_mb_record_is_skipped_without_reading_it(tmp_path, corpus_db, stagi
 
 
 def test_extraction_time_limit(tmp_path, corpus_db, staging_dir, accept_all, monkeypatch):
-    from warc2corpus import extract
+    from warc2corpus.text import extract
 
     accept_all("www.fjordposten.no")
     real = extract.extract
@@ -243,7 +244,7 @@ def test_extraction_time_limit(tmp_path, corpus_db, staging_dir, accept_all, mon
 
     warc = build_warc(tmp_path / "slow.warc.gz", [records])
     started = time.monotonic()
-    [result] = tasks.run_files([warc], "limits")
+    [result] = run.run_files([warc], "limits")
     assert time.monotonic() - started < 4
     assert result["counts"]["skipped"]["timeout"] == 1
     assert [d[0] for d in documents(corpus_db)] == ["https://www.fjordposten.no/sak"]
@@ -269,7 +270,7 @@ def test_revisit_in_the_same_file_before_or_after_its_original(tmp_path, corpus_
             step()
 
     warc = build_warc(tmp_path / "revisit.warc.gz", [records])
-    [result] = tasks.run_files([warc], "revisits")
+    [result] = run.run_files([warc], "revisits")
     assert result["counts"]["load"]["revisits_resolved"] == 1
     with psycopg.connect(corpus_db) as conn:
         assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 1
@@ -291,12 +292,12 @@ def test_revisit_in_another_file_whatever_the_order(tmp_path, corpus_db, staging
                         [lambda writer: write_revisit(writer, url, holder["original"], "2024-03-02T12:00:00Z")])
     order = [second, first] if revisit_file_first else [first, second]
     for path in order:
-        tasks.run_files([path], "revisits")
+        run.run_files([path], "revisits")
     with psycopg.connect(corpus_db) as conn:
         assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 1
         assert conn.execute("SELECT count(*) FROM revisits WHERE doc_id IS NOT NULL").fetchone()[0] == 1
         assert conn.execute("SELECT count(*) FROM captures WHERE record_type = 'revisit'").fetchone()[0] == 1
-    tasks.run_files([first], "revisits")  # reloading the original's file keeps the revisit resolved
+    run.run_files([first], "revisits")  # reloading the original's file keeps the revisit resolved
     with psycopg.connect(corpus_db) as conn:
         assert conn.execute("SELECT count(*) FROM captures WHERE record_type = 'revisit'").fetchone()[0] == 1
 
@@ -306,7 +307,7 @@ def test_unresolvable_revisit_is_counted(tmp_path, corpus_db, staging_dir):
     original = write_record(WARCWriter(scratch, gzip=True), "https://elsewhere.no/", ARTICLE.encode())
     warc = build_warc(tmp_path / "lonely.warc.gz",
                       [lambda writer: write_revisit(writer, "https://elsewhere.no/", original, "2024-03-02T12:00:00Z")])
-    [result] = tasks.run_files([warc], "revisits")
+    [result] = run.run_files([warc], "revisits")
     assert result["counts"]["load"]["revisits_unresolved"] == 1
     assert ledger_row(corpus_db, warc)["counts"]["skipped"]["revisit_unresolved"] == 1
 
@@ -337,7 +338,7 @@ def test_pages_in_each_charset_come_out_readable(tmp_path, corpus_db, staging_di
                          date=f"2024-03-01T12:00:0{n}Z")
 
     warc = build_warc(tmp_path / "charsets.warc.gz", [records])
-    tasks.run_files([warc], "charsets")
+    run.run_files([warc], "charsets")
     with psycopg.connect(corpus_db) as conn:
         texts = dict(conn.execute("SELECT d.url, string_agg(p.text, ' ') FROM documents d JOIN paragraphs p"
                                   " USING (doc_id) GROUP BY 1").fetchall())
@@ -367,7 +368,7 @@ def test_chunked_and_gzip_bodies_and_digest_forms(tmp_path, corpus_db, staging_d
     warc = tmp_path / "chunked.warc"
     warc.write_bytes(raw_response("https://www.fjordposten.no/sak/0", http, "2024-03-01T12:00:00Z", over_chunks)
                      + raw_response("https://www.fjordposten.no/sak/1", http, "2024-03-01T12:00:01Z", wrong))
-    [result] = tasks.run_files([warc], "digests")
+    [result] = run.run_files([warc], "digests")
     assert result["status"] == "loaded"
     assert result["counts"]["digest_mismatch"] == 1
     rows = documents(corpus_db)
@@ -392,7 +393,7 @@ def test_digest_forms():
 # ---------------------------------------------------------------------------------------------
 
 def test_wayback_view_restores_to_the_original_text(samples, tmp_path, corpus_db, staging_dir, accept_all):
-    from warc2corpus import extract
+    from warc2corpus.text import extract
 
     folder = samples / "wayback_edgi"
     view = (folder / "fws.gov_birds_20171124151315_view.html").read_bytes()
@@ -410,7 +411,7 @@ def test_wayback_view_restores_to_the_original_text(samples, tmp_path, corpus_db
                      date="2024-05-01T10:00:02Z")
 
     warc = build_warc(tmp_path / "wayback.warc.gz", [records])
-    [result] = tasks.run_files([warc], "wayback")
+    [result] = run.run_files([warc], "wayback")
     assert result["counts"]["skipped"] == {"wayback_not_found": 1, "wayback_redirect": 1}
     [(url, harvest_time, record_url, _, _, _)] = documents(corpus_db)
     assert url == "https://www.fws.gov/birds/"
@@ -461,7 +462,7 @@ def test_br_bodies_bombs_and_a_corrupt_body(tmp_path, corpus_db, staging_dir, ac
     body is a decode_error and the file reads on to its end."""
     accept_all("www.fjordposten.no")
     warc = build_warc(tmp_path / "encodings.warc.gz", [encoded_pages])
-    [result] = tasks.run_files([warc], "encodings")
+    [result] = run.run_files([warc], "encodings")
     row = ledger_row(corpus_db, warc)
     assert row["status"] == "loaded" and row["error"] is None
     assert row["counts"]["records"] == 7 and row["counts"]["documents"] == 4
@@ -482,7 +483,7 @@ def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, a
 
     accept_all("example.no")
     files = [build_huge_header_warc(tmp_path / f"{where}.warc.gz", where, 2**20) for where in ("warc", "http")]
-    tasks.run_files(files, "headers")
+    run.run_files(files, "headers")
     for path in files:
         row = ledger_row(corpus_db, path)
         assert row["status"] == "loaded" and row["counts"]["skipped"] == {"header_too_large": 1}
@@ -500,7 +501,8 @@ def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, a
 def test_a_utf8_page_with_a_few_broken_bytes_stays_utf8(samples, tmp_path, corpus_db, staging_dir, accept_all):
     """A real Norwegian page (NRK) in UTF-8 with four bytes broken used to be decoded whole as
     windows-1252: every æ, ø and å garbled. Declared or not, it is UTF-8 with four U+FFFD."""
-    from warc2corpus import charsets, extract
+    from warc2corpus.reading import charsets
+    from warc2corpus.text import extract
 
     page = gzip.decompress((samples / "news_fundus" / "test_data" / "no" / "NRK_2024_08_05.html.gz").read_bytes())
     url = ("https://www.nrk.no/ol/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-_-sa-kom-sjokkvendingen"
@@ -521,7 +523,7 @@ def test_a_utf8_page_with_a_few_broken_bytes_stays_utf8(samples, tmp_path, corpu
         write_record(writer, url + "-udeklarert", undeclared, content_type="text/html", date="2024-03-01T12:00:01Z")
 
     warc = build_warc(tmp_path / "nrk.warc.gz", [records])
-    tasks.run_files([warc], "charsets")
+    run.run_files([warc], "charsets")
     with psycopg.connect(corpus_db) as conn:
         for source in (url, url + "-udeklarert"):
             stored = [r[0] for r in conn.execute("SELECT p.text FROM paragraphs p JOIN documents d USING (doc_id)"
@@ -538,7 +540,7 @@ def test_library_warnings_are_logged_with_file_and_offset(samples, corpus_db, st
     files = [samples / "warc" / "pywb" / "example.warc",
              samples / "warc" / "warcio" / "example-space-in-target-uri.warc.gz"]
     with caplog.at_level("INFO"):
-        tasks.run_files(files, "warnings")
+        run.run_files(files, "warnings")
     _, err = capfd.readouterr()
     assert "Record not followed by newline" not in err and "Replacing spaces" not in err
     lines = [r.getMessage() for r in caplog.records if ": warcio: " in r.getMessage()]
@@ -598,7 +600,7 @@ def test_no_input_file_fails_a_run_and_every_record_is_counted(samples, tmp_path
             "kept": (kept, counts.get("distinct_in_file", 0) + counts.get("later_captures_in_file", 0)
                      + counts.get("empty_text", 0)),
             "rejections": (rejected.get(str(path), 0),
-                           sum(v for k, v in skipped.items() if k not in tasks.NOT_DOCUMENT_REASONS)
+                           sum(v for k, v in skipped.items() if k not in rejections.NOT_DOCUMENT_REASONS)
                            + sum(counts.get("filtered", {}).values()) + counts.get("empty_text", 0)),
         }
         problems += [(path.name, status, name, pair) for name, pair in sums.items() if pair[0] != pair[1]]

@@ -33,7 +33,9 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from conftest import DEMO_WARCS, _with_database
-from warc2corpus import charsets, settings, stats
+from warc2corpus import settings
+from warc2corpus.reading import charsets
+from warc2corpus.store import stats
 
 MULTI_PAGE_SITES = 8     # news_fundus sites given several pages each
 VARIANTS = 4             # pages per such site (its own page and three more)
@@ -44,7 +46,9 @@ CRAWL_JOB = "same-input"
 # file loaded).
 RUNNER = """
 import os, signal, sys
-from warc2corpus import cli, extract, tasks
+from warc2corpus.cli import main as cli
+from warc2corpus.stages import per_file
+from warc2corpus.text import extract
 
 where, _, n = os.environ.get("W2C_KILL_AT", "").partition(":")
 count = 0
@@ -62,7 +66,7 @@ def kill_after(function, point):
 if where == "page":
     extract.PageExtractor.__call__ = kill_after(extract.PageExtractor.__call__, "page")
 elif where == "load":
-    tasks.load_warc_results = kill_after(tasks.load_warc_results, "load")
+    per_file.load = kill_after(per_file.load, "load")
 cli.main(["run", *sys.argv[1:], "--crawl-job", "%s"])
 """ % CRAWL_JOB
 
@@ -146,7 +150,7 @@ def fresh_database(server_url: str, register: Path):
     previous = os.environ.get(settings.DATABASE_URL_VARIABLE)
     os.environ[settings.DATABASE_URL_VARIABLE] = url
     try:
-        from warc2corpus import db, publications
+        from warc2corpus.store import db, publications
 
         with db.connect() as conn:
             publications.import_register(conn, register)

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from warc2corpus import ledger, settings
-from warc2corpus.crawljobs import ConfigError, CrawlJob, crawl_job, load_crawl_jobs
-from warc2corpus.staging import Staging
+from warc2corpus import settings
+from warc2corpus.store import ledger
+from warc2corpus.stages.crawljobs import ConfigError, CrawlJob, crawl_job, load_crawl_jobs
+from warc2corpus.store.staging import Staging
 
 ROWS = [
     {"id": 1, "text": "Blåbærsyltetøy på brødskiva – «sitat»", "tokens": ["Blåbærsyltetøy", "på"]},

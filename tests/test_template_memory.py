@@ -1,6 +1,6 @@
 """Memory does not grow with the file (issue 9): the peak RSS of extracting a WARC of 5,000 records
 of unique text stays within 40 MB (and 15 %) of a 500-record WARC's. Each extraction runs in its own
-process (``tasks.extract_warc``, as a DAG task does), which reports its own peak RSS (``ru_maxrss``).
+process (``per_file.extract``, as a DAG task does), which reports its own peak RSS (``ru_maxrss``).
 
 Measured with these WARCs (tests/synthetic_warcs.py): 361 and 362 MB; before the template state was
 bounded, 371 and 474 MB (about 23 KB more per record)."""
@@ -19,14 +19,15 @@ from synthetic_warcs import write_warc
 CHILD = """
 import json, resource, sys
 from pathlib import Path
-from warc2corpus import db, ledger, tasks
-from warc2corpus.staging import Staging
+from warc2corpus.stages import per_file
+from warc2corpus.store import db, ledger
+from warc2corpus.store.staging import Staging
 
 warc = Path(sys.argv[1])
 with db.connect() as conn:
     ledger.register(conn, "memory", warc)
     conn.commit()
-manifest = tasks.extract_warc(str(warc.resolve()), "memory", "memory-run", staging=Staging(sys.argv[2]))
+manifest = per_file.extract(str(warc.resolve()), "memory", "memory-run", staging=Staging(sys.argv[2]))
 print(json.dumps({"documents": manifest["counts"]["documents"],
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """

@@ -9,7 +9,7 @@ from collections import Counter
 import psycopg
 import pytest
 
-from warc2corpus import extract, language, naturalness, pagetype, template
+from warc2corpus.text import extract, language, naturalness, pagetype, template
 
 # --- a test site: many pages sharing a template and boilerplate -------------------------------------
 
@@ -67,7 +67,7 @@ def site_url(topic: str) -> str:
 
 @pytest.fixture
 def extractor():
-    return extract.PageExtractor(use_database=False)
+    return extract.PageExtractor()
 
 
 def test_items_are_tag_paths_and_text_in_depth_first_order():
@@ -127,23 +127,26 @@ def test_template_gives_the_fallback_text_when_trafilatura_finds_nothing(extract
     assert result.source == "template"
     assert result.paragraphs[-3:] == article_paragraphs("havna")  # blocks in page order
     assert not any(b in result.paragraphs for b in BOILERPLATE + SERIES)
-    without = extract.PageExtractor(use_database=False)
+    without = extract.PageExtractor()
     assert without(site_page("havna"), site_url("havna")).paragraphs == []  # no template, no fallback
 
 
 def test_a_files_template_comes_from_its_own_pages_only(corpus_db):
     """Same input, same corpus: what other files hold (or held when they were processed) never
     enters a file's template, so processing a file again gives the same texts."""
-    from warc2corpus import db
+    from warc2corpus.store import db, naturalness_models
+
+    def extractor_for(warc_file, conn):
+        return extract.PageExtractor(naturalness_models.for_file(conn, warc_file)[1])
 
     with db.connect() as conn:
-        first = extract.PageExtractor("a.warc.gz", conn)
+        first = extractor_for("a.warc.gz", conn)
         texts = [first(site_page(topic), site_url(topic)).paragraphs for topic in TOPICS[:3]]
-        second = extract.PageExtractor("b.warc.gz", conn)
+        second = extractor_for("b.warc.gz", conn)
         assert second.templates.pages("www.fjordvik-avis.no") == 0  # nothing of file a
         result = second(site_page("kirka"), site_url("kirka"))
         assert result.paragraphs == article_paragraphs("kirka") + SERIES  # its host's first page in b
-        again = extract.PageExtractor("a.warc.gz", conn)  # file a processed again
+        again = extractor_for("a.warc.gz", conn)  # file a processed again
         assert [again(site_page(topic), site_url(topic)).paragraphs for topic in TOPICS[:3]] == texts
     with psycopg.connect(corpus_db) as conn:
         tables = {row[0] for row in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
@@ -264,11 +267,12 @@ def test_naturalness_model_round_trips_through_bytes():
 def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extractions(corpus_db, staging_dir,
                                                                                       monkeypatch):
     from conftest import DEMO_WARCS
-    from warc2corpus import db, tasks
+    from warc2corpus.stages import run
+    from warc2corpus.store import db, naturalness_models
 
     monkeypatch.setattr(naturalness, "MIN_TRAINING_PARAGRAPHS", 5)
     warcs = sorted(DEMO_WARCS.glob("*.warc.gz"))
-    tasks.run_files(warcs[:1], "demo")  # extracted with the seed model; the load trains the first model
+    run.run_files(warcs[:1], "demo")  # extracted with the seed model; the load trains the first model
     with db.connect() as conn:
         (used,) = conn.execute("SELECT naturalness_model FROM warc_files").fetchone()
         models = conn.execute("SELECT id, corpus_paragraphs, tokens FROM naturalness_models").fetchall()
@@ -277,12 +281,12 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
                                   " WHERE d.language = 'nno' ORDER BY length(p.text) DESC LIMIT 1").fetchone()
         assert used is None
         assert len(models) == 1 and models[0][1] == paragraphs and models[0][2]["nno"] > 0
-        model_id, model = naturalness.latest(conn)
+        model_id, model = naturalness_models.latest(conn)
         assert model_id == models[0][0]
         words = [w.lower() for w in naturalness.tokens_of(text)]
         assert model.bigrams[lang][words[0], words[1]] >= 1  # learnt from the corpus's own paragraphs
-        assert naturalness.refresh(conn)["trained"] is False  # the corpus has not grown since
-    tasks.run_files(warcs[1:], "demo")  # its extraction uses the stored model, and the corpus grows
+        assert naturalness_models.refresh(conn)["trained"] is False  # the corpus has not grown since
+    run.run_files(warcs[1:], "demo")  # its extraction uses the stored model, and the corpus grows
     with db.connect() as conn:
         used = {row[0] for row in conn.execute("SELECT naturalness_model FROM warc_files WHERE path <> %s",
                                                (str(warcs[0].resolve()),))}
@@ -292,10 +296,10 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
     # A file processed again keeps the model it was extracted with (same input, same corpus); only a
     # file never extracted takes the newest.
     with db.connect() as conn:
-        assert naturalness.for_file(conn, str(warcs[0].resolve())) == (None, naturalness.seed_model())
-        assert naturalness.for_file(conn, str(warcs[1].resolve()))[0] == model_id
-        assert naturalness.for_file(conn, "/never/extracted.warc.gz")[0] == newest[0]
-    tasks.run_files(warcs, "demo")
+        assert naturalness_models.for_file(conn, str(warcs[0].resolve())) == (None, naturalness.seed_model())
+        assert naturalness_models.for_file(conn, str(warcs[1].resolve()))[0] == model_id
+        assert naturalness_models.for_file(conn, "/never/extracted.warc.gz")[0] == newest[0]
+    run.run_files(warcs, "demo")
     with db.connect() as conn:
         used = dict(conn.execute("SELECT path, naturalness_model FROM warc_files").fetchall())
     assert used == {str(warcs[0].resolve()): None, **{str(w.resolve()): model_id for w in warcs[1:]}}
@@ -313,13 +317,13 @@ def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extracti
 ])
 def test_page_types(url, html, words, expected):
     tree = extract.parse(html)
-    assert pagetype.classify(tree, url, None, words, 10, 0) == expected
+    assert pagetype.of_page(tree, url, None, words, 10, 0) == expected
 
 
 def test_error_page_and_section_index():
     tree = extract.parse("<html><body></body></html>")
-    assert pagetype.classify(tree, "https://a.no/x/y", "404 – siden finnes ikke", 30, 50, 10) == "other"
-    assert pagetype.classify(tree, "https://a.no/sport", "Sport", 120, 900, 60) == "front_or_section"
+    assert pagetype.of_page(tree, "https://a.no/x/y", "404 – siden finnes ikke", 30, 50, 10) == "other"
+    assert pagetype.of_page(tree, "https://a.no/sport", "Sport", 120, 900, 60) == "front_or_section"
 
 
 def test_the_test_site_pages_are_articles(extractor):
@@ -336,7 +340,7 @@ def test_the_test_site_pages_are_articles(extractor):
     ("Jag vet inte vad som händer nu, men vi måste bara vänta och se.", "swe"),
 ])
 def test_function_words_settle_short_scandinavian_text(text, expected):
-    assert language.classify(text) == expected
+    assert language.of_text(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -347,7 +351,7 @@ def test_function_words_settle_short_scandinavian_text(text, expected):
     ("Vejret var dejligt, så vi tog en lang tur langs stranden.", "dan"),
 ])
 def test_spelling_breaks_function_word_ties(text, expected):
-    assert language.classify(text) == expected
+    assert language.of_text(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -358,14 +362,14 @@ def test_spelling_breaks_function_word_ties(text, expected):
     ("Vi handlede grøntsager og mælk til weekenden.", "dan"),
 ])
 def test_spelling_dictionaries_break_function_word_ties(text, expected):
-    assert language.classify(text) == expected
+    assert language.of_text(text) == expected
 
 
 @pytest.mark.parametrize("text", ["Den er kanskje litt for dyr, sier han til ba.no.",
                                   "Les hele saken på nrk.no og dagbladet.no i kveld."])
 def test_web_addresses_are_no_words(text):
     # The ".no" of a Norwegian domain once counted as the Nynorsk function word "no" (now).
-    assert language.classify(text) == "nob"
+    assert language.of_text(text) == "nob"
 
 
 def test_dictionary_coverage_counts_lower_case_content_words():
@@ -394,7 +398,7 @@ def test_a_word_missing_from_word_models_costs_them_the_same():
 
 def test_sami_is_not_touched_by_the_scandinavian_step():
     sami = "Sámedikki dievasčoahkkin lea mearridan ahte sámegiella galgá leat oidnosis buot almmolaš dieđuin."
-    assert language.classify(sami) == "sme"
+    assert language.of_text(sami) == "sme"
 
 
 def test_scandinavian_step_chooses_among_the_candidates_only():
@@ -431,14 +435,14 @@ class _Record:
 
 
 def test_build_document_keeps_page_type_languages_and_dropped_counts():
-    from warc2corpus import tasks
+    from warc2corpus.stages import pages
 
     page = extract.Extracted(title="t", paragraphs=article_paragraphs("ferja"), page_type="article",
                              dropped={"template": 3, "credit": 1}, source="trafilatura")
-    document = tasks.build_document(_Record(), page, "job")
-    assert document["page_type"] == "article" and document["language"] == "nob"
-    assert json.loads(document["dropped"]) == {"credit": 1, "template": 3}
-    assert [p[3] for p in document["paragraphs"]] == ["nob", "nob", "nob"]
-    assert document["rejected"] is None
-    empty = tasks.build_document(_Record(), extract.Extracted(dropped={"unnatural": 2, "links": 1}), "job")
-    assert empty["rejected"] == "all_paragraphs_dropped_unnatural"
+    document = pages.build_document(_Record(), page, "job")
+    assert document.page_type == "article" and document.language == "nob"
+    assert json.loads(document.dropped) == {"credit": 1, "template": 3}
+    assert [p.language for p in document.paragraphs] == ["nob", "nob", "nob"]
+    assert document.rejected is None
+    empty = pages.build_document(_Record(), extract.Extracted(dropped={"unnatural": 2, "links": 1}), "job")
+    assert empty.rejected == "all_paragraphs_dropped_unnatural"

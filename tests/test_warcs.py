@@ -11,7 +11,7 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from warc2corpus import warcs
+from warc2corpus.reading import warcs
 
 HTML = "<html><head><title>Hei</title></head><body><p>Blåbærsyltetøy på brødskiva.</p></body></html>".encode()
 DATE = "2019-04-12T09:30:00Z"
@@ -412,7 +412,7 @@ def build_huge_header_warc(path: Path, where: str, size: int) -> Path:
 # peak of the pytest process it was forked from).
 READ_IN_A_CHILD = """
 import json, re, sys
-from warc2corpus import warcs
+from warc2corpus.reading import warcs
 reader = warcs.WarcReader(sys.argv[1], warcs.Limits())
 records = [[r.url, r.skip_reason] for r in reader.records()]
 peak = int(re.search(r"VmHWM:\\s*(\\d+) kB", open("/proc/self/status").read()).group(1)) * 1024
@@ -481,7 +481,7 @@ def test_library_messages_are_logged_per_record_with_file_and_offset(small_warc,
 
     import trafilatura
 
-    from warc2corpus import notices
+    from warc2corpus.reading import notices
 
     counts: Counter = Counter()
     seen = []
@@ -494,7 +494,7 @@ def test_library_messages_are_logged_per_record_with_file_and_offset(small_warc,
                     logging.getLogger("trafilatura.core").warning("discarding data: %s", record.url)
                 logging.getLogger("courlan.core").info("no valid URL")
     [offset] = seen
-    messages = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "warc2corpus.notices"]
+    messages = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "warc2corpus.reading.notices"]
     prefix = f"{small_warc}:{offset}: "
     assert messages == [
         ("WARNING", prefix + 'trafilatura: DeprecationWarning: "no_fallback" will be removed, use "fast" instead'),

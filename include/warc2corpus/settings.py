@@ -8,6 +8,8 @@ WARC2CORPUS_STAGING_CONN_ID  the Airflow connection the DAG's ObjectStoragePath 
 WARC2CORPUS_PGDATA        data directory of the embedded PostgreSQL (default: $HOME/var/postgres);
                           its superuser's password is kept beside it (var/postgres.credentials)
 WARC2CORPUS_CRAWL_JOBS    crawl-job config file (default: $HOME/config/crawl_jobs.yaml)
+WARC2CORPUS_SAMPLES       the shared third-party samples the quality gates measure on
+                          (default: $HOME/../shared/samples)
 AIRFLOW_CONN_WARC2CORPUS_DB  a PostgreSQL URI; when set, everything uses that server instead of the
                           embedded one. The same variable is Airflow's connection ``warc2corpus_db``.
 """
@@ -22,12 +24,15 @@ DATABASE_URL_VARIABLE = "AIRFLOW_CONN_WARC2CORPUS_DB"
 CORPUS_ASSET = "warc2corpus_corpus"
 
 
+def _configured_path(variable: str) -> Path | None:
+    configured = os.environ.get(variable)
+    return Path(configured).expanduser().resolve() if configured else None
+
+
 def project_home() -> Path:
-    configured = os.environ.get("WARC2CORPUS_HOME")
-    if configured:
-        return Path(configured).expanduser().resolve()
-    # include/warc2corpus/settings.py -> the checkout
-    return Path(__file__).resolve().parents[2]
+    # include/warc2corpus/settings.py -> the checkout. The one place that knows the checkout's layout:
+    # every other path of the package comes from the functions below.
+    return _configured_path("WARC2CORPUS_HOME") or Path(__file__).resolve().parents[2]
 
 
 def staging_base() -> str:
@@ -45,10 +50,7 @@ def staging_conn_id() -> str | None:
 
 
 def embedded_pgdata() -> Path:
-    configured = os.environ.get("WARC2CORPUS_PGDATA")
-    if configured:
-        return Path(configured).expanduser().resolve()
-    return project_home() / "var" / "postgres"
+    return _configured_path("WARC2CORPUS_PGDATA") or project_home() / "var" / "postgres"
 
 
 def embedded_credentials_file() -> Path:
@@ -59,10 +61,23 @@ def embedded_credentials_file() -> Path:
 
 
 def crawl_jobs_file() -> Path:
-    configured = os.environ.get("WARC2CORPUS_CRAWL_JOBS")
-    if configured:
-        return Path(configured).expanduser().resolve()
-    return project_home() / "config" / "crawl_jobs.yaml"
+    return _configured_path("WARC2CORPUS_CRAWL_JOBS") or project_home() / "config" / "crawl_jobs.yaml"
+
+
+def samples_dir() -> Path:
+    """The shared third-party samples (read-only) the eval gates and the real-data tests use."""
+    configured = os.environ.get("WARC2CORPUS_SAMPLES")
+    return Path(configured).expanduser() if configured else project_home().parent / "shared" / "samples"
+
+
+def eval_baseline_file() -> Path:
+    """The eval gate's pinned floors."""
+    return project_home() / "eval" / "baseline.json"
+
+
+def autocat_fixtures_file() -> Path:
+    """autoCat's labelled front pages (autocat-eval and the tests read them)."""
+    return project_home() / "tests" / "fixtures" / "autocat" / "front_pages.yaml"
 
 
 def external_database_url() -> str | None:

@@ -27,7 +27,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conftest import DEMO_WARCS, _with_database, run_cli
-from warc2corpus import db, research, settings as w2c_settings, tasks
+from warc2corpus import research, settings as w2c_settings
+from warc2corpus.stages import run
+from warc2corpus.store import db
 from warc2corpus.research import auth
 from warc2corpus.research.api import Settings, standalone_app
 
@@ -42,7 +44,7 @@ def demo_url(server_url, tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(w2c_settings.DATABASE_URL_VARIABLE, url)
         patch.setenv("WARC2CORPUS_STAGING", str(tmp_path_factory.mktemp("staging")))
-        tasks.run_files(sorted(DEMO_WARCS.glob("*.warc.gz")), "demo")
+        run.run_files(sorted(DEMO_WARCS.glob("*.warc.gz")), "demo")
         with db.connect(url) as conn:
             research.refresh_index(conn)
             conn.commit()

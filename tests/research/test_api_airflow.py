@@ -22,7 +22,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conftest import _with_database
-from warc2corpus import db, publications, settings as w2c_settings
+from warc2corpus import settings as w2c_settings
+from warc2corpus.store import db, publications
 from warc2corpus.research import auth
 
 AIRFLOW = Path(sys.executable).with_name("airflow")

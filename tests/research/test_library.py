@@ -17,7 +17,9 @@ import psycopg
 import pytest
 
 from conftest import DEMO_WARCS, SAMPLES, _with_database
-from warc2corpus import db, publications, research, settings, tasks
+from warc2corpus import research, settings
+from warc2corpus.stages import run
+from warc2corpus.store import db, publications
 from warc2corpus.research import BadRequest, CorpusFilter, NotFound, QueryTimeout
 
 F = CorpusFilter.from_params
@@ -38,9 +40,9 @@ def corpus(server_url, tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(settings.DATABASE_URL_VARIABLE, url)
         mp.setenv("WARC2CORPUS_STAGING", str(tmp_path_factory.mktemp("staging")))
-        tasks.run_files([DEMO_WARCS / "DEMO-20240301120000-00000.warc.gz",
+        run.run_files([DEMO_WARCS / "DEMO-20240301120000-00000.warc.gz",
                          DEMO_WARCS / "DEMO-20240302120000-00001.warc.gz"], "demo")
-        tasks.run_files([REAL_PAGES], "samples")
+        run.run_files([REAL_PAGES], "samples")
         with db.connect(url) as conn:
             publications.import_register(conn, Path("register.csv"), text=REGISTER)
             conn.commit()
@@ -389,7 +391,7 @@ def test_saved_corpus_is_stable_across_a_later_load(corpus, conn, tmp_path, monk
 
     monkeypatch.setenv(settings.DATABASE_URL_VARIABLE, corpus)
     monkeypatch.setenv("WARC2CORPUS_STAGING", str(tmp_path))
-    tasks.run_files([DEMO_WARCS / "fjordposten-spesial.warc.gz"], "demo")
+    run.run_files([DEMO_WARCS / "fjordposten-spesial.warc.gz"], "demo")
 
     assert research.collection_summary(conn)["version"] == 3
     again = research.get_corpus(conn, saved["id"])

@@ -9,8 +9,9 @@ import math
 
 import pytest
 
-from warc2corpus import db, research
-from warc2corpus.tokens import tokenize
+from warc2corpus import research
+from warc2corpus.store import db
+from warc2corpus.text.tokens import tokenize
 
 
 def add_documents(conn, docs: dict[int, list[str]], *, host="www.avis.no", published="2024-01-15") -> None:

@@ -27,7 +27,8 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from warc2corpus import db, publications, research
+from warc2corpus import research
+from warc2corpus.store import db, publications
 from warc2corpus.research import auth
 from warc2corpus.research.export import FORMATS, MEDIA_TYPES
 

@@ -12,7 +12,7 @@ import dataclasses
 import re
 from datetime import date
 
-from warc2corpus.tokens import tokenize
+from warc2corpus.text.tokens import tokenize
 
 MAX_LIMIT = 100_000
 DEFAULT_LIMIT = 1000

@@ -12,7 +12,7 @@ from typing import Iterator
 import psycopg
 from psycopg import sql
 
-from warc2corpus import db
+from warc2corpus.store import db
 from warc2corpus.research.query import BadRequest, CorpusFilter, QueryTimeout
 
 REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a time

@@ -1,0 +1,442 @@
+"""The quality gate (``warc2corpus eval``): our pipeline against ground truth, beside the libraries alone.
+
+Measured on the third-party pages in ``../shared/samples`` (or ``$WARC2CORPUS_SAMPLES``):
+
+body text     per page precision / recall / F1 over whitespace-token multisets of our text against the
+              ground truth, averaged over pages (an empty result scores 0): the 20 pages of
+              ``extraction_scrapinghub_aeb`` (``articleBody``) and the 50 of ``news_fundus``
+              (``body_paragraphs``); for fundus also the worst Norwegian page.
+dates         exact-day accuracy on ``dates_htmldate_eval`` and ``news_fundus``.
+language      accuracy on ``langid/lingua`` word pairs (forced choice) and on the ``langid/udhr``
+              declarations; errors among Bokmål, Nynorsk and Danish on 10-20-token segments of the
+              declarations, with the confusion matrix; the same on the UD treebank sentences
+              (``langid/ud/ud_sentences.tsv``, with North Sámi accuracy) and lingua sentences
+              (``langid/lingua/sentences``) when the samples hold them, and on held-out sentence
+              files (``--heldout``). Figures of sets the samples may lack are printed, not pinned.
+page type     the share of fundus pages typed ``article`` (all of them are articles).
+
+Beside ours: trafilatura alone (``bare_extraction`` with its defaults) and htmldate alone
+(``find_date`` with its defaults) on the same pages. The figures are compared with floors (and, for
+error rates, ceilings) pinned in ``eval/baseline.json``; any figure worse than its pin fails the gate.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from warc2corpus import settings
+
+TOLERANCE = 1e-9
+SCANDINAVIAN_LABELS = ("nob", "nno", "dan")
+SHORT_RANGE = (10, 20)  # tokens per segment in the short-text language measure
+SCANDINAVIAN_TARGET = 0.02  # the issue's target for Bokmål/Nynorsk/Danish errors on such text
+LINGUA_CODES = {"nb": "nob", "nn": "nno", "da": "dan", "sv": "swe", "fi": "fin", "is": "isl", "en": "eng",
+                "de": "deu"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Measures
+# ---------------------------------------------------------------------------------------------
+
+def token_prf(ours: str, reference: str) -> tuple[float, float, float]:
+    """Precision, recall and F1 of our whitespace tokens against the reference's (multisets)."""
+    a, b = Counter(ours.split()), Counter(reference.split())
+    common = sum((a & b).values())
+    if not common:
+        return 0.0, 0.0, 0.0
+    precision, recall = common / sum(a.values()), common / sum(b.values())
+    return precision, recall, 2 * precision * recall / (precision + recall)
+
+
+def mean(values: Iterable[float]) -> float:
+    values = list(values)
+    return sum(values) / len(values) if values else 0.0
+
+
+def segments(paragraphs: Iterable[str], low: int = SHORT_RANGE[0], high: int = SHORT_RANGE[1]) -> list[str]:
+    """Sentences of ``low``..``high`` tokens (nb-tokenizer); longer sentences cut into such pieces."""
+    from warc2corpus.text import tokens
+
+    out = []
+    for paragraph in paragraphs:
+        for sentence in re.split(r"(?<=[.!?;:])\s+", paragraph):
+            words = sentence.split()
+            n = len(tokens.tokenize(sentence)[0])
+            if low <= n <= high:
+                out.append(sentence)
+            elif n > high:
+                for start in range(0, len(words), high * 2 // 3):
+                    piece = " ".join(words[start:start + high * 2 // 3])
+                    if low <= len(tokens.tokenize(piece)[0]) <= high:
+                        out.append(piece)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The sample sets
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Page:
+    name: str
+    url: str | None
+    html: str
+    body: str | None = None      # the ground-truth text
+    date: str | None = None      # YYYY-MM-DD
+    norwegian: bool = False
+
+
+def _html(path: Path) -> str:
+    from warc2corpus.reading.charsets import read_html_file
+
+    return read_html_file(path)
+
+
+def scrapinghub_pages(samples: Path) -> list[Page]:
+    folder = samples / "extraction_scrapinghub_aeb"
+    truth = json.loads((folder / "ground-truth.json").read_text(encoding="utf-8"))
+    return [Page(page_id, row.get("url"), _html(folder / "html" / f"{page_id}.html.gz"), body=row["articleBody"])
+            for page_id, row in sorted(truth.items())]
+
+
+def fundus_pages(samples: Path) -> list[Page]:
+    folder = samples / "news_fundus"
+    pages = []
+    for line in (folder / "ground_truth_flat.jsonl").read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        pages.append(Page(row["file"], row["url"], _html(folder / row["file"]), body="\n".join(row["body_paragraphs"]),
+                          date=(row.get("publishing_date") or "")[:10] or None, norwegian=row["country"] == "no"))
+    return pages
+
+
+def htmldate_pages(samples: Path) -> list[Page]:
+    folder = samples / "dates_htmldate_eval"
+    truth = json.loads((folder / "eval_default.json").read_text(encoding="utf-8"))
+    pages = []
+    for url, row in sorted(truth.items(), key=lambda item: item[1]["file"]):
+        path = folder / "html_bbaw" / (row["file"] + ".gz")
+        if not path.exists():
+            path = folder / "html_bbaw" / row["file"]
+        pages.append(Page(row["file"], url, _html(path), date=row["date"]))
+    return pages
+
+
+def udhr_texts(samples: Path) -> list[tuple[str, str, list[str]]]:
+    """(name, ISO 639-3 code, paragraphs) of each declaration."""
+    from lxml import html as lxml_html
+
+    folder = samples / "langid" / "udhr"
+    out = []
+    for entry in json.loads((folder / "index.json").read_text(encoding="utf-8")):
+        path = folder / f"{entry['code']}.html"
+        if not path.exists():
+            continue
+        tree = lxml_html.fromstring(path.read_text(encoding="utf-8"))
+        paragraphs = [" ".join(p.text_content().split()) for p in tree.iter("p", "h1", "h2", "li")]
+        out.append((entry["code"], entry["iso6393"], [p for p in paragraphs if p]))
+    return out
+
+
+def lingua_items(samples: Path, kind: str = "word-pairs") -> list[tuple[str, str]]:
+    folder = samples / "langid" / "lingua" / kind
+    items = []
+    for path in sorted(folder.glob("*.txt")):
+        code = LINGUA_CODES.get(path.stem)
+        if code:
+            items += [(code, line.strip()) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return items
+
+
+UD_CODES = {"nb": "nob", "nn": "nno", "se": "sme"}
+# Figures of sentence sets a samples folder may lack: never pinned, so the gate means the same everywhere.
+UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.")
+
+
+def ud_sentences(samples: Path) -> list[tuple[str, str]]:
+    """(ISO 639-3 code, sentence) of ``langid/ud/ud_sentences.tsv`` (Universal Dependencies treebanks:
+    Bokmål, Nynorsk, North Sámi; columns lang, treebank_file, sent_id, newdoc, newpar, text), when present."""
+    path = samples / "langid" / "ud" / "ud_sentences.tsv"
+    if not path.is_file():
+        return []
+    rows = []
+    with open(path, encoding="utf-8") as table:
+        header = next(table).rstrip("\n").split("\t")
+        lang, text = header.index("lang"), header.index("text")
+        for line in table:
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) > max(lang, text) and cells[lang] in UD_CODES and cells[text].strip():
+                rows.append((UD_CODES[cells[lang]], cells[text].strip()))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# The three contenders
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Result:
+    text: str
+    date: str | None
+    page_type: str | None = None
+
+
+def ours(page: Page) -> Result:
+    """Our extraction, judged by the seed naturalness model (none trained from a corpus on this machine),
+    so that the gate measures the same everywhere."""
+    from warc2corpus.text import extract, naturalness
+
+    document = extract.extract(page.html, page.url, naturalness=naturalness.seed_model())
+    return Result("\n".join(document.paragraphs), document.published, document.page_type)
+
+
+def trafilatura_alone(page: Page) -> Result:
+    import trafilatura
+
+    document = trafilatura.bare_extraction(page.html, url=page.url, with_metadata=True)
+    if document is None:
+        return Result("", None)
+    return Result(document.text or "", document.date or None)
+
+
+def htmldate_alone(page: Page) -> str | None:
+    import htmldate
+
+    return htmldate.find_date(page.html, url=page.url)
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Figure:
+    name: str
+    ours: float
+    trafilatura: float | None = None
+    htmldate: float | None = None
+    lower_is_better: bool = False
+    note: str = ""
+
+
+@dataclass
+class Report:
+    figures: list[Figure] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, *args, **kwargs) -> None:
+        self.figures.append(Figure(*args, **kwargs))
+
+    def values(self) -> dict[str, float]:
+        return {f.name: round(f.ours, 4) for f in self.figures}
+
+
+def _body(report: Report, label: str, pages: list[Page], results: list[Result], alone: list[Result]) -> None:
+    ours_prf = [token_prf(r.text, p.body) for p, r in zip(pages, results)]
+    alone_prf = [token_prf(r.text, p.body) for p, r in zip(pages, alone)]
+    for i, measure in enumerate(("precision", "recall", "f1")):
+        report.add(f"body.{label}.{measure}", mean(s[i] for s in ours_prf), mean(s[i] for s in alone_prf))
+    report.details[f"body.{label}.pages"] = {p.name: round(s[2], 4) for p, s in zip(pages, ours_prf)}
+    norwegian = [(p, s, a) for p, s, a in zip(pages, ours_prf, alone_prf) if p.norwegian]
+    if norwegian:
+        report.add(f"body.{label}.norwegian_min_f1", min(s[2] for _, s, _ in norwegian),
+                   min(a[2] for _, _, a in norwegian))
+
+
+def _dates(report: Report, label: str, pages: list[Page], results: list[Result], alone: list[Result]) -> None:
+    def accuracy(found):
+        return mean(float(d == p.date) for p, d in zip(pages, found))
+
+    report.add(f"date.{label}.accuracy", accuracy(r.date for r in results), accuracy(r.date for r in alone),
+               accuracy(htmldate_alone(p) for p in pages))
+
+
+def confusion(pairs: Iterable[tuple[str, str]], labels: tuple[str, ...] = SCANDINAVIAN_LABELS) -> dict:
+    """{truth: {predicted: count}} with every prediction outside ``labels`` counted as "other"."""
+    matrix = {t: Counter() for t in labels}
+    for truth, predicted in pairs:
+        if truth in matrix:
+            matrix[truth][predicted if predicted in labels else "other"] += 1
+    return {t: dict(c) for t, c in matrix.items()}
+
+
+def error_rate(matrix: dict) -> float:
+    total = sum(sum(row.values()) for row in matrix.values())
+    right = sum(row.get(t, 0) for t, row in matrix.items())
+    return (total - right) / total if total else 0.0
+
+
+def _language(report: Report, samples: Path, heldout: Path | None) -> None:
+    from warc2corpus.text import language
+
+    def gielladetect(text: str) -> str:
+        return language.rank(text[:language.MAX_CHARS])[0]
+
+    pairs = lingua_items(samples, "word-pairs")
+    report.add("lang.lingua_word_pairs.accuracy", mean(float(language.of_text(t) == c) for c, t in pairs),
+               note=f"gielladetect alone {mean(float(gielladetect(t) == c) for c, t in pairs):.4f}")
+
+    declarations = udhr_texts(samples)
+    report.add("lang.udhr.accuracy",
+               mean(float(language.of_paragraphs(ps).language == code) for _, code, ps in declarations),
+               note=f"gielladetect alone {mean(float(gielladetect(chr(10).join(ps)) == code) for _, code, ps in declarations):.4f}")
+    short = [(code, s) for _, code, ps in declarations if code in SCANDINAVIAN_LABELS for s in segments(ps)]
+    ours_matrix = confusion((c, language.of_text(s)) for c, s in short)
+    base_matrix = confusion((c, gielladetect(s)) for c, s in short)
+    report.add("lang.udhr_short.scandinavian_errors", error_rate(ours_matrix), lower_is_better=True,
+               note=f"gielladetect alone {error_rate(base_matrix):.4f}; {len(short)} segments of 10-20 tokens")
+    report.details["confusion.udhr_short"] = {"ours": ours_matrix, "gielladetect": base_matrix}
+
+    fundus_no = [p for p in fundus_truth(samples) if p["country"] == "no"]
+    sentences = segments(q for p in fundus_no for q in p["body_paragraphs"])
+    ours_no = confusion(("nob", language.of_text(s)) for s in sentences)
+    base_no = confusion(("nob", gielladetect(s)) for s in sentences)
+    report.add("lang.fundus_nob_short.errors", error_rate(ours_no), lower_is_better=True,
+               note=f"gielladetect alone {error_rate(base_no):.4f}; {len(sentences)} news sentences")
+    report.details["confusion.fundus_nob_short"] = {"ours": ours_no, "gielladetect": base_no}
+
+    # Sentence sets the samples may hold (langid/README.md describes them): measured when present.
+    _sentences(report, "ud_short", ud_sentences(samples), gielladetect, "UD treebank sentences")
+    _sentences(report, "lingua_sentences_short", lingua_items(samples, "sentences"), gielladetect,
+               "lingua sentences")
+    if heldout is not None:
+        items = [(LINGUA_CODES[path.stem], line.strip()) for path in sorted(heldout.glob("*.txt"))
+                 if path.stem in LINGUA_CODES for line in path.read_text(encoding="utf-8").splitlines()]
+        _sentences(report, "heldout_short", items, gielladetect, "held-out sentences")
+
+
+def _sentences(report: Report, label: str, items: list[tuple[str, str]], gielladetect, what: str) -> None:
+    """Errors among Bokmål, Nynorsk and Danish on the labelled sentences of 10-20 tokens (with the
+    confusion matrix, and each language's own error rate), and North Sámi accuracy where there is any."""
+    from warc2corpus.text import language
+
+    if not items:
+        return
+    short = [(c, s) for c, s in items if c in SCANDINAVIAN_LABELS and s in segments([s])]
+    ours_matrix = confusion((c, language.of_text(s)) for c, s in short)
+    base_matrix = confusion((c, gielladetect(s)) for c, s in short)
+    per_language = ", ".join(f"{c} {error_rate({c: row}):.4f}" for c, row in ours_matrix.items() if row)
+    report.add(f"lang.{label}.scandinavian_errors", error_rate(ours_matrix), lower_is_better=True,
+               note=f"gielladetect alone {error_rate(base_matrix):.4f}; {len(short)} {what} ({per_language});"
+                    f" target < {SCANDINAVIAN_TARGET}")
+    report.details[f"confusion.{label}"] = {"ours": ours_matrix, "gielladetect": base_matrix}
+    sami = [s for c, s in items if c == "sme" and s in segments([s])]
+    if sami:
+        report.add(f"lang.{label}.sme_accuracy", mean(float(language.of_text(s) == "sme") for s in sami),
+                   note=f"gielladetect alone {mean(float(gielladetect(s) == 'sme') for s in sami):.4f}; "
+                        f"{len(sami)} North Sámi {what}")
+
+
+def fundus_truth(samples: Path) -> list[dict]:
+    lines = (samples / "news_fundus" / "ground_truth_flat.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def run(samples: Path | None = None, *, heldout: Path | None = None,
+        progress: Callable[[str], None] | None = None) -> Report:
+    """Every measure of the gate; the samples folder must exist."""
+    samples = samples or settings.samples_dir()
+    report = Report()
+    started = time.monotonic()
+    say = progress or (lambda message: None)
+
+    say("body text: scrapinghub")
+    pages = scrapinghub_pages(samples)
+    _body(report, "scrapinghub", pages, [ours(p) for p in pages], [trafilatura_alone(p) for p in pages])
+
+    say("body text, dates, page types: fundus")
+    pages = fundus_pages(samples)
+    results, alone = [ours(p) for p in pages], [trafilatura_alone(p) for p in pages]
+    _body(report, "fundus", pages, results, alone)
+    _dates(report, "fundus", pages, results, alone)
+    report.add("pagetype.fundus.article_share", mean(float(r.page_type == "article") for r in results))
+    report.details["pagetype.fundus"] = dict(Counter(r.page_type for r in results))
+
+    say("dates: htmldate pages")
+    pages = htmldate_pages(samples)
+    _dates(report, "htmldate", pages, [ours(p) for p in pages], [trafilatura_alone(p) for p in pages])
+
+    say("language")
+    _language(report, samples, heldout)
+    report.seconds = time.monotonic() - started
+    return report
+
+
+# ---------------------------------------------------------------------------------------------
+# Baseline and printing
+# ---------------------------------------------------------------------------------------------
+
+def load_baseline(path: Path | None = None) -> dict[str, float]:
+    path = path or settings.eval_baseline_file()
+    return json.loads(path.read_text(encoding="utf-8"))["pins"]
+
+
+def compare(report: Report, pins: dict[str, float]) -> list[str]:
+    """What got worse than its pin (a floor, or a ceiling for error rates); pins without a figure too."""
+    figures = {f.name: f for f in report.figures}
+    failures = []
+    for name, pin in sorted(pins.items()):
+        figure = figures.get(name)
+        if figure is None:
+            failures.append(f"{name}: no longer measured (pinned {pin})")
+        elif figure.lower_is_better and figure.ours > pin + TOLERANCE:
+            failures.append(f"{name}: {figure.ours:.4f} is above its ceiling {pin:.4f}")
+        elif not figure.lower_is_better and figure.ours < pin - TOLERANCE:
+            failures.append(f"{name}: {figure.ours:.4f} is below its floor {pin:.4f}")
+    return failures
+
+
+def write_baseline(report: Report, path: Path | None = None) -> None:
+    pins = {f.name: round(f.ours, 4) for f in report.figures if not f.name.startswith(UNPINNED)}
+    # Rounding must never make the pin stricter than the measured figure.
+    for f in report.figures:
+        if f.name in pins:
+            pins[f.name] = (min if f.lower_is_better else max)(pins[f.name], round(f.ours, 4))
+            if f.lower_is_better and pins[f.name] < f.ours:
+                pins[f.name] = round(f.ours + 5e-5, 4)
+            if not f.lower_is_better and pins[f.name] > f.ours:
+                pins[f.name] = round(f.ours - 5e-5, 4)
+    path = path or settings.eval_baseline_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"about": "Pins of `warc2corpus eval`: floors, and ceilings for error rates "
+                                         "(lower_is_better). Raise them when the pipeline improves; never lower "
+                                         "them to make a change pass.", "pins": pins}, indent=2) + "\n",
+                    encoding="utf-8")
+
+
+def format_report(report: Report, pins: dict[str, float] | None = None) -> str:
+    from warc2corpus.formatting import format_table
+
+    def cell(value):
+        return "-" if value is None else f"{value:.4f}"
+
+    rows = []
+    for f in report.figures:
+        pin = (pins or {}).get(f.name)
+        rows.append((f.name, cell(f.ours), cell(f.trafilatura), cell(f.htmldate),
+                     "-" if pin is None else ("<= " if f.lower_is_better else ">= ") + f"{pin:.4f}", f.note))
+    lines = [format_table(("measure", "ours", "trafilatura alone", "htmldate alone", "pin", "note"), rows)]
+    for key in sorted(k for k in report.details if k.startswith("confusion.")):
+        lines.append("")
+        lines.append(f"{key[len('confusion.'):]}: confusion matrix (rows: truth, columns: predicted)")
+        for who, matrix in report.details[key].items():
+            columns = [*SCANDINAVIAN_LABELS, "other"]
+            table = [(truth, *[row.get(c, 0) for c in columns]) for truth, row in matrix.items() if row]
+            lines.append(f"  {who}:")
+            lines.extend("    " + line for line in format_table(("truth", *columns), table).splitlines())
+    pagetypes = report.details.get("pagetype.fundus")
+    if pagetypes:
+        lines.append("")
+        lines.append("page types of the fundus pages: " + ", ".join(f"{k}: {v}" for k, v in sorted(
+            pagetypes.items(), key=lambda item: str(item[0]))))
+    lines.append("")
+    lines.append(f"measured in {report.seconds:.1f} s")
+    return "\n".join(lines)

@@ -1,0 +1,737 @@
+"""Reading WARC and ARC files as they come from real archives: which records are candidate
+documents, with full provenance, and how far a file could be read.
+
+Every record the reader meets is reported, either as an HTML capture to extract, a revisit to
+resolve, or a skip with its reason, so a file's counts always add up to the records read. No file
+makes the reader raise: a fault ends the reading and is described in :class:`ReadOutcome`
+(``partial`` when records came before it, ``unreadable`` when none did). A fault in one record's
+body (a corrupt content encoding, a bomb) or headers (over the size limits) is that record's skip
+reason instead, wherever the file's framing lets the reading go on.
+
+Layouts: plain WARC/ARC, gzip per record (offsets are those of the gzip members, as in CDX
+indexes), whole-file gzip and lz4 frames (offsets count bytes of the decompressed stream).
+A gzip file is scanned member by member first, because a corrupt or truncated member can make a
+reader stop, or return a short record, without a word.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import builtins
+import gzip
+import hashlib
+import io
+import logging
+import os
+import re
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+import brotli
+from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import ChunkedDataReader, DecompressingBufferedReader
+from warcio.exceptions import ArchiveLoadFailed
+from warcio.recordloader import ArcWarcRecordLoader
+from warcio.statusandheaders import StatusAndHeaders
+
+from warc2corpus.reading import notices
+from warc2corpus.reading.limits import Limits
+
+log = logging.getLogger(__name__)
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+GZIP_MAGIC = b"\x1f\x8b"
+LZ4_MAGIC = b"\x04\x22\x4d\x18"
+CONTENT_ENCODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br"}
+
+# IIPC / Heritrix names: PREFIX-YYYYMMDDhhmmss[mmm]-SERIAL-... (the timestamp is the file's start)
+_NAME_TIMESTAMP = re.compile(r"(?:^|[-_])(\d{14})(?:\d{1,3})?(?=[-_.])")
+
+
+@dataclass
+class Record:
+    """One WARC record as the pipeline sees it. ``body`` (decoded HTTP entity) is set only for
+    candidate HTML captures."""
+
+    warc_file: str
+    offset: int
+    length: int
+    record_type: str
+    record_id: str | None
+    url: str | None
+    harvest_time: str | None  # WARC-Date, ISO 8601 UTC, fixed width
+    http_status: int | None = None
+    content_type: str | None = None
+    body: bytes | None = None
+    skip_reason: str | None = None
+    payload_digest: str | None = None   # normalised "sha1:BASE32"
+    digest_ok: bool | None = None       # None: no digest to check
+    refers_to: str | None = None        # revisits
+    refers_to_url: str | None = None
+    profile: str | None = None
+    short: bool = False                 # the block ended before its Content-Length
+    error: str | None = None            # why the record was skipped, when a fault says more than its reason
+    headers: dict = field(default_factory=dict)
+    notices: list = field(default_factory=list)  # what the libraries said while reading it
+
+    def provenance(self) -> dict:
+        return {
+            "warc_file": self.warc_file,
+            "record_offset": self.offset,
+            "record_length": self.length,
+            "record_id": self.record_id,
+            "url": self.url,
+            "harvest_time": self.harvest_time,
+        }
+
+
+# Faults of the moment rather than of the bytes: the file changed while it was read (still being
+# copied or written), besides every operating-system error (see ReadOutcome.transient).
+TRANSIENT_FAULTS = {"FileChanged"}
+
+
+@dataclass
+class ReadOutcome:
+    """How far a file was read. ``status``: complete, partial or unreadable."""
+
+    layout: str = "unknown"
+    status: str = "complete"
+    error_class: str | None = None
+    error: str | None = None
+    last_good_offset: int = 0
+    records: int = 0
+
+    def fault(self, error_class: str, error: str) -> None:
+        self.status = "partial" if self.records else "unreadable"
+        self.error_class, self.error = error_class, error
+
+    @property
+    def transient(self) -> bool:
+        """A passing fault, worth another attempt: the operating system failed a read (an OSError
+        such as PermissionError or EIO; not gzip.BadGzipFile, which is about the bytes) or the file
+        changed while it was read. Broken bytes (corrupt gzip, not a WARC, empty) are permanent."""
+        if self.error_class in TRANSIENT_FAULTS:
+            return True
+        error_type = getattr(builtins, self.error_class or "", None)
+        return isinstance(error_type, type) and issubclass(error_type, OSError)
+
+
+# ---------------------------------------------------------------------------------------------
+# Dates and names
+# ---------------------------------------------------------------------------------------------
+
+def capture_time_from_name(path: str | Path) -> datetime | None:
+    """The start timestamp in an IIPC/Heritrix-style file name, or None."""
+    for match in _NAME_TIMESTAMP.finditer(Path(path).name):
+        try:
+            return datetime.strptime(match.group(1), "%Y%m%d%H%M%S").replace(tzinfo=timezone.utc)
+        except ValueError:
+            continue
+    return None
+
+
+def parse_warc_date(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    text = value.strip()
+    if re.fullmatch(r"\d{14}", text):  # ARC dates
+        try:
+            return datetime.strptime(text, "%Y%m%d%H%M%S").replace(tzinfo=timezone.utc)
+        except ValueError:
+            return None
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def iso_utc(value: datetime | None) -> str | None:
+    """UTC, fixed width (always microseconds), so that comparing the strings compares the times."""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ") if value else None
+
+
+def first_record_date(path: str | Path) -> datetime | None:
+    """The WARC-Date of the first record that has one (reads only the start of the file)."""
+    for record in WarcReader(path, Limits(), scan=False).records():
+        date = parse_warc_date(record.harvest_time)
+        if date:
+            return date
+    return None
+
+
+def file_capture_start(path: str | Path) -> datetime | None:
+    return capture_time_from_name(path) or first_record_date(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Digests
+# ---------------------------------------------------------------------------------------------
+
+def normalise_digest(value: str | None) -> tuple[str, bytes] | None:
+    """("sha1", raw digest) from "sha1:BASE32" or "sha1:<hex>" (other hashlib algorithms too)."""
+    if not value or ":" not in value:
+        return None
+    algorithm, _, encoded = value.strip().partition(":")
+    algorithm = algorithm.lower().replace("-", "")
+    if algorithm not in hashlib.algorithms_available:
+        return None
+    encoded = encoded.strip()
+    try:
+        if re.fullmatch(r"[0-9a-fA-F]+", encoded) and len(encoded) == 2 * hashlib.new(algorithm).digest_size:
+            return algorithm, bytes.fromhex(encoded)
+        return algorithm, base64.b32decode(encoded.upper() + "=" * (-len(encoded) % 8))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def digest_label(parsed: tuple[str, bytes] | None) -> str | None:
+    if parsed is None:
+        return None
+    algorithm, raw = parsed
+    return f"{algorithm}:{base64.b32encode(raw).decode('ascii')}"
+
+
+def check_payload_digest(parsed: tuple[str, bytes] | None, raw_payload: bytes, chunked: bool) -> bool | None:
+    """Does the digest match the payload as stored, or (chunked) the de-chunked body? None: no digest."""
+    if parsed is None:
+        return None
+    algorithm, expected = parsed
+    if hashlib.new(algorithm, raw_payload).digest() == expected:
+        return True
+    if chunked:
+        dechunked = _read_bounded(ChunkedDataReader(io.BytesIO(raw_payload)), len(raw_payload) + 1)
+        return dechunked is not None and hashlib.new(algorithm, dechunked).digest() == expected
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# The reader
+# ---------------------------------------------------------------------------------------------
+
+def _is_html(content_type: str | None) -> bool:
+    return bool(content_type) and content_type.split(";")[0].strip().lower() in HTML_TYPES
+
+
+def _read_bounded(stream: BinaryIO, limit: int) -> bytes | None:
+    """Up to ``limit`` bytes; None when the stream holds more (or cannot be decoded)."""
+    try:
+        data = stream.read(limit + 1)
+    except (zlib.error, OSError, ValueError, EOFError):
+        return None
+    return None if len(data) > limit else data
+
+
+class DecodeError(ValueError):
+    """A body that claims a content encoding and is corrupt in it."""
+
+
+def decode_payload(raw: bytes, transfer_encoding: str | None, content_encoding: str | None,
+                   limit: int) -> bytes | None:
+    """Undo chunking and gzip/deflate/br; None when the result would exceed ``limit`` bytes.
+
+    A body that claims an encoding it does not have (the decoder refuses it and the bytes read as
+    text) is passed on as it is, since servers often mislabel; a body in its encoding that breaks
+    off early gives what came before the break. Raises :class:`DecodeError` for a corrupt one.
+    """
+    if transfer_encoding and "chunked" in transfer_encoding.lower():
+        raw = ChunkedDataReader(io.BytesIO(raw)).read()  # never longer than the chunked body
+    encoding = CONTENT_ENCODINGS.get((content_encoding or "").strip().lower())
+    if encoding is None:
+        return raw if len(raw) <= limit else None
+    try:
+        return _decompress(raw, encoding, limit)
+    except (zlib.error, brotli.error) as exc:
+        if _reads_as_text(raw):
+            return raw if len(raw) <= limit else None
+        raise DecodeError(f"corrupt {encoding} body: {exc}") from exc
+
+
+def _decompress(raw: bytes, encoding: str, limit: int) -> bytes | None:
+    """The decoded body, decoding no more than ``limit`` + 1 bytes (None past the limit)."""
+    if encoding == "br":
+        decompressor = brotli.Decompressor()
+        parts = [decompressor.process(raw, output_buffer_limit=limit + 1)]
+        size = len(parts[0])
+        # The output limit is a floor on the buffer, not exact: take what is left in steps.
+        while size <= limit and not decompressor.can_accept_more_data():
+            part = decompressor.process(b"", output_buffer_limit=limit + 1 - size)
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+        return b"".join(parts) if size <= limit else None
+    if encoding == "gzip":
+        decoded = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, limit + 1)
+    else:  # deflate: zlib-wrapped as the standard says, or raw as some servers send it
+        try:
+            decoded = zlib.decompressobj().decompress(raw, limit + 1)
+        except zlib.error:
+            decoded = zlib.decompressobj(-zlib.MAX_WBITS).decompress(raw, limit + 1)
+    return decoded if len(decoded) <= limit else None
+
+
+_CONTROL_BYTES = bytes(set(range(32)) - set(b"\t\n\r\f\x1b"))
+
+
+def _reads_as_text(raw: bytes) -> bool:
+    """No control bytes in the first KiB: a page, not compressed data (which has ~10% of them)."""
+    start = raw[:1024]
+    return len(start.translate(None, _CONTROL_BYTES)) == len(start)
+
+
+def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
+    """Check a gzip file member by member, decompressing without keeping the output.
+
+    Returns (offset of the first bad member or of trailing garbage, else None; the error; the
+    number of good members before it). Blank padding between members is allowed.
+    """
+    members, offset, member_start = 0, 0, 0
+    decompressor = None
+    with open(path, "rb") as stream:
+        data = b""
+        while True:
+            if not data:
+                data = stream.read(1 << 20)
+                if not data:
+                    break
+            if decompressor is None:  # at a member boundary
+                stripped = data.lstrip(b"\r\n\t \x00")
+                offset += len(data) - len(stripped)
+                data, member_start = stripped, offset
+                if not data:
+                    continue
+                if len(data) < 2:
+                    data += stream.read(1 << 20)
+                if data[:2] != GZIP_MAGIC:
+                    return member_start, f"not gzip data at byte {member_start}", members
+                decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            try:
+                decompressor.decompress(data, 1 << 20)
+            except zlib.error as exc:
+                return member_start, f"corrupt gzip member at byte {member_start}: {exc}", members
+            if decompressor.eof:
+                rest = decompressor.unused_data
+                offset += len(data) - len(rest)
+                data, decompressor = rest, None
+                members += 1
+            else:
+                rest = decompressor.unconsumed_tail
+                offset += len(data) - len(rest)
+                data = rest
+    if decompressor is not None:
+        return member_start, f"truncated gzip member at byte {member_start}", members
+    return None, None, members
+
+
+class HeaderTooLarge(Exception):
+    """A header line or header block over its limit (:class:`Limits`)."""
+
+
+def _read_line(readline, limit: int) -> bytes:
+    """A line of at most ``limit`` bytes (shorter only at its end or the stream's): warcio's
+    readline(n) can return part of a line before n bytes."""
+    parts, size = [], 0
+    while size < limit:
+        part = readline(limit - size)
+        parts.append(part)
+        size += len(part)
+        if not part or part.endswith(b"\n"):
+            break
+    return b"".join(parts)
+
+
+class _BoundedLineReader(DecompressingBufferedReader):
+    """warcio's stream of records, whose readline() without a length (WARC and ARC headers, the
+    blank lines between records) would read a line of any length into memory: here a line over
+    ``max_header_line_bytes``, or WARC headers over ``max_header_bytes``, raise HeaderTooLarge
+    after reading at most that much (plus one decompressed buffer)."""
+
+    def __init__(self, stream, limits: Limits, **kwargs):
+        super().__init__(stream, **kwargs)
+        self.limits = limits
+        self.header_bytes = 0  # of the record being parsed (set to 0 by _BoundedArchiveIterator)
+        self.between_records = False  # reading where blank lines belong (set by _BoundedArchiveIterator)
+        self.passed_over = 0  # bytes of overlong lines read past there
+
+    def readline(self, length=None):
+        if length is not None:  # callers that bound their lines (HTTP headers, chunk sizes)
+            return super().readline(length)
+        limit = self.limits.max_header_line_bytes
+        line = _read_line(super().readline, limit + 1)
+        if len(line) > limit and self.between_records:
+            # Garbage after a record: warcio warns of such a line and reads on (or fails on the
+            # next one); its start is enough for that, the rest is read past.
+            rest = line
+            while rest and not rest.endswith(b"\n"):
+                rest = _read_line(super().readline, limit + 1)
+                self.passed_over += len(rest)
+            self.passed_over += len(line) - limit
+            return line[:limit]
+        if line.strip():  # blank lines (between records) are no headers
+            self.header_bytes += len(line)
+        if len(line) > limit:
+            raise HeaderTooLarge(f"a line longer than {limit} bytes where WARC headers belong")
+        if self.header_bytes > self.limits.max_header_bytes:
+            raise HeaderTooLarge(f"WARC headers longer than {self.limits.max_header_bytes} bytes")
+        return line
+
+
+class _BoundedHttpLines:
+    """The stream a record's HTTP headers are parsed from, bounded like the WARC headers."""
+
+    def __init__(self, stream, limits: Limits):
+        self.stream, self.limits, self.read_bytes = stream, limits, 0
+
+    def readline(self, length=None):
+        line = _read_line(self.stream.readline, self.limits.max_header_line_bytes + 1)
+        self.read_bytes += len(line)
+        if len(line) > self.limits.max_header_line_bytes:
+            raise HeaderTooLarge(f"an HTTP header line longer than {self.limits.max_header_line_bytes} bytes")
+        if self.read_bytes > self.limits.max_header_bytes:
+            raise HeaderTooLarge(f"HTTP headers longer than {self.limits.max_header_bytes} bytes")
+        return line
+
+
+class OversizedHttpHeaders(StatusAndHeaders):
+    """Stands for HTTP headers over their limit; the record is skipped as ``header_too_large`` (its
+    WARC headers frame it, so the reading goes on with the next record)."""
+
+    def __init__(self, error: str):
+        super().__init__("", [], protocol="")
+        self.error = error
+
+
+class _BoundedLoader(ArcWarcRecordLoader):
+    def __init__(self, limits: Limits, *, arc2warc: bool):
+        super().__init__(verify_http=False, arc2warc=arc2warc)
+        self.limits = limits
+
+    def load_http_headers(self, rec_type, uri, stream, length):
+        try:
+            return super().load_http_headers(rec_type, uri, _BoundedHttpLines(stream, self.limits), length)
+        except HeaderTooLarge as exc:
+            return OversizedHttpHeaders(str(exc))
+
+
+class _BoundedArchiveIterator(ArchiveIterator):
+    """warcio's ArchiveIterator with header lines and blocks bounded by ``limits``."""
+
+    def __init__(self, stream: BinaryIO, limits: Limits, *, arc2warc: bool):
+        super().__init__(stream, arc2warc=arc2warc)
+        self.reader = _BoundedLineReader(self.fh, limits, block_size=self.reader.block_size)
+        self.loader = _BoundedLoader(limits, arc2warc=arc2warc)
+
+    def _next_record(self, next_line):
+        self.reader.header_bytes = len(next_line or b"")
+        return super()._next_record(next_line)
+
+    def _consume_blanklines(self):
+        """warcio's, with overlong lines read past (their length still counts where the next
+        record starts)."""
+        self.reader.between_records, self.reader.passed_over = True, 0
+        try:
+            line, blank_bytes = super()._consume_blanklines()
+        finally:
+            self.reader.between_records = False
+        return line, blank_bytes + self.reader.passed_over
+
+
+def gzip_member_end(path: str | Path, start: int) -> int | None:
+    """Where the gzip member that starts at byte ``start`` ends (None: it does not end well)."""
+    decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    consumed = start
+    with open(path, "rb") as stream:
+        stream.seek(start)
+        while not decompressor.eof:
+            data = stream.read(1 << 20)
+            if not data:
+                return None
+            consumed += len(data)
+            try:
+                while data and not decompressor.eof:
+                    decompressor.decompress(data, 1 << 20)  # the output is not kept
+                    data = decompressor.unconsumed_tail
+            except zlib.error:
+                return None
+    return consumed - len(decompressor.unused_data)
+
+
+class WarcReader:
+    """Reads one file; iterate :meth:`records`, then look at :attr:`outcome`."""
+
+    def __init__(self, path: str | Path, limits: Limits, *, scan: bool = True):
+        """``scan=False`` skips the member-by-member check of a gzip file (a pass over all of it):
+        for callers that read only the first records."""
+        self.path = str(path)
+        self.limits = limits
+        self.scan = scan
+        self.outcome = ReadOutcome()
+        self.is_arc = False
+
+    def records(self) -> Iterator[Record]:
+        try:
+            before = os.stat(self.path)
+            with open(self.path, "rb") as probe:
+                magic = probe.read(4)
+        except OSError as exc:
+            self.outcome.fault(type(exc).__name__, str(exc))
+            return
+        size = before.st_size
+        if size == 0:
+            self.outcome.layout = "empty"
+            self.outcome.fault("EmptyFile", "the file is empty (0 bytes)")
+            return
+        self.is_arc = _starts_like_arc(self.path, magic)
+        if magic[:2] == GZIP_MAGIC:
+            yield from self._gzip(size)
+        elif magic == LZ4_MAGIC:
+            yield from self._lz4()
+        else:
+            yield from self._plain(size)
+        try:
+            after = os.stat(self.path)
+        except OSError as exc:
+            self.outcome.fault(type(exc).__name__, str(exc))
+            return
+        if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+            # Still being copied or written: whatever the reading made of it, try again later.
+            self.outcome.fault("FileChanged", f"the file changed while it was read ({before.st_size} bytes "
+                                              f"when reading began, {after.st_size} at its end)")
+
+    # -- layouts ---------------------------------------------------------------------------------
+
+    def _gzip(self, size: int) -> Iterator[Record]:
+        self.outcome.layout = "gzip-per-record"
+        bad_at, error, members = scan_gzip_members(self.path) if self.scan else (None, None, 1)
+        if members == 0 and bad_at == 0:
+            self.outcome.fault("CorruptGzip", error)
+            return
+        if _is_whole_file_gzip(self.path, self.limits):
+            # One gzip member around many records: read the decompressed stream.
+            self.outcome.layout = "gzip-whole-file"
+            with gzip.open(self.path, "rb") as stream:
+                yield from self._iterate_guarded(stream)
+            return
+        with open(self.path, "rb") as stream:
+            yield from self._iterate_guarded(stream, stop_at=bad_at)
+        if bad_at is not None:  # the scan names the cause better than where warcio tripped over it
+            self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
+
+    def _lz4(self) -> Iterator[Record]:
+        self.outcome.layout = "lz4"
+        try:
+            import lz4.frame
+        except ImportError:
+            self.outcome.fault("UnsupportedCompression", "lz4-compressed file and the lz4 package is not installed")
+            return
+        with lz4.frame.open(self.path, "rb") as stream:
+            yield from self._iterate_guarded(stream)
+
+    def _plain(self, size: int) -> Iterator[Record]:
+        self.outcome.layout = "arc" if self.is_arc else "warc"
+        with open(self.path, "rb") as stream:
+            yield from self._iterate_guarded(stream)
+            if self.outcome.status == "complete" and self.outcome.records:
+                # Where reading stopped against the file size: anything but blank padding left
+                # over means the reader gave up early without saying so.
+                stream.seek(self.outcome.last_good_offset)
+                rest = stream.read(1 << 16)
+                if rest.strip(b"\r\n\t \x00"):
+                    self.outcome.fault("UnreadBytes", f"{size - self.outcome.last_good_offset} bytes after byte "
+                                       f"{self.outcome.last_good_offset} are not records")
+
+    def _iterate_guarded(self, stream: BinaryIO, stop_at: int | None = None) -> Iterator[Record]:
+        try:
+            yield from self._iterate(stream, stop_at)
+        except Exception as exc:  # noqa: BLE001 - a file's fault is reported, never raised
+            self.outcome.fault(type(exc).__name__, _first_line(exc))
+
+    def _iterate(self, stream: BinaryIO, stop_at: int | None = None) -> Iterator[Record]:
+        """Records one behind the reader: a record that came up short of its Content-Length is
+        truncated only if the file ends after it (some ARC writers miscount, and go on).
+
+        Headers over their limit: in a gzip-per-record file the member is skipped as a
+        ``header_too_large`` record and the reading goes on with the next member; elsewhere the
+        record cannot be framed and the reading ends there."""
+        held: Record | None = None
+        fault: Exception | None = None
+        while True:
+            # ARC records are converted only in ARC files: warcio reads garbage in a WARC file as an
+            # ARC record, which must end the reading instead.
+            iterator = _BoundedArchiveIterator(stream, self.limits, arc2warc=self.is_arc)
+            try:
+                while (record := self._next(iterator)) is not None:
+                    if stop_at is not None and record.offset >= stop_at:
+                        break
+                    if held is not None:
+                        yield self._count(held)
+                    held = record
+            except HeaderTooLarge as exc:
+                start = iterator.offset  # the record at fault (its gzip member in a per-record file)
+                end = None
+                if self.outcome.layout == "gzip-per-record" and (stop_at is None or start < stop_at):
+                    end = gzip_member_end(self.path, start)
+                if end is not None:
+                    log.warning("%s:%d: header_too_large: %s", self.path, start, exc)
+                    if held is not None:
+                        yield self._count(held)
+                    held = Record(self.path, start, end - start, "unknown", None, None, None,
+                                  skip_reason="header_too_large", error=str(exc))
+                    stream.seek(end)
+                    continue
+                fault = HeaderTooLarge(f"{exc} in the record at byte {start}")
+            except Exception as exc:  # noqa: BLE001 - the record before the fault still counts
+                fault = exc
+            break
+        if held is not None:
+            truncated = held.short and fault is None
+            if truncated:
+                held.skip_reason, held.body = "truncated_record", None
+            yield self._count(held)
+            if truncated:
+                self.outcome.fault("TruncatedRecord", f"the file ends inside the record at byte {held.offset}")
+        if fault is not None:
+            raise fault
+
+    def _next(self, iterator: _BoundedArchiveIterator) -> Record | None:
+        """The next record read whole, with what the libraries said meanwhile; None at the end."""
+        said: list = []
+        with notices.captured(said, stderr_library="warcio"):
+            warc_record = next(iterator, None)
+            if warc_record is None:
+                return None
+            if not self.is_arc and warc_record.format != "warc":
+                raise ArchiveLoadFailed(f"not a WARC record at byte {iterator.get_record_offset()}")
+            record = self._record(warc_record)
+            record.offset = iterator.get_record_offset()
+            record.length = iterator.get_record_length()
+        record.notices = said
+        if record.error:
+            log.warning("%s:%d: %s: %s", self.path, record.offset, record.skip_reason, record.error)
+        return record
+
+    def _count(self, record: Record) -> Record:
+        self.outcome.records += 1
+        if record.skip_reason != "truncated_record":
+            self.outcome.last_good_offset = record.offset + record.length
+        return record
+
+    # -- one record ------------------------------------------------------------------------------
+
+    def _record(self, warc_record) -> Record:
+        headers = warc_record.rec_headers
+        record = Record(
+            warc_file=self.path,
+            offset=0,    # known once read: warcio reads a record to its end to tell
+            length=0,
+            record_type=warc_record.rec_type,
+            record_id=headers.get_header("WARC-Record-ID"),
+            url=headers.get_header("WARC-Target-URI"),
+            harvest_time=iso_utc(parse_warc_date(headers.get_header("WARC-Date"))),
+        )
+        digest = normalise_digest(headers.get_header("WARC-Payload-Digest"))
+        record.payload_digest = digest_label(digest)
+        if warc_record.rec_type == "revisit":
+            record.skip_reason = "revisit"
+            record.refers_to = headers.get_header("WARC-Refers-To")
+            record.refers_to_url = headers.get_header("WARC-Refers-To-Target-URI")
+            record.profile = headers.get_header("WARC-Profile")
+            return record
+        if warc_record.rec_type != "response":
+            record.skip_reason = "not_a_response"
+            return record
+        http = warc_record.http_headers
+        if isinstance(http, OversizedHttpHeaders):
+            record.skip_reason, record.error = "header_too_large", http.error
+            return record
+        if http is None or not http.statusline:
+            record.skip_reason = "no_http_headers"
+            return record
+        try:
+            record.http_status = int(http.get_statuscode())
+        except (TypeError, ValueError):
+            record.http_status = None
+        record.content_type = http.get_header("Content-Type")
+        record.headers = dict(http.headers)
+        if record.http_status != 200:
+            record.skip_reason = "http_status"
+        elif not _is_html(record.content_type):
+            record.skip_reason = "not_html"
+        elif record.harvest_time is None:
+            record.skip_reason = "no_warc_date"  # a document's harvest time is never guessed
+        elif (warc_record.length or 0) > self.limits.max_record_bytes:
+            record.skip_reason = "too_large"     # skipped without reading it into memory
+        else:
+            self._read_body(warc_record, record, digest)
+        return record
+
+    def _read_body(self, warc_record, record: Record, digest) -> None:
+        stream = warc_record.raw_stream
+        raw = stream.read(self.limits.max_record_bytes + 1)
+        if len(raw) > self.limits.max_record_bytes:
+            record.skip_reason = "too_large"
+            return
+        # Fewer bytes than its Content-Length (ARC writers miscount lengths, so WARC records only).
+        record.short = not self.is_arc and bool(getattr(stream, "limit", 0))
+        http = warc_record.http_headers
+        transfer = http.get_header("Transfer-Encoding")
+        try:
+            record.digest_ok = check_payload_digest(digest, raw, bool(transfer and "chunked" in transfer.lower()))
+            body = decode_payload(raw, transfer, http.get_header("Content-Encoding"), self.limits.max_decoded_bytes)
+        except Exception as exc:  # noqa: BLE001 - one record's body never ends the file's reading
+            record.skip_reason, record.error = "decode_error", _first_line(exc)
+            return
+        if body is None:
+            record.skip_reason = "too_large"
+        elif not body.strip():
+            record.skip_reason = "empty_body"
+        else:
+            record.body = body
+
+
+def _starts_like_arc(path: str, magic: bytes) -> bool:
+    """ARC files begin with their filedesc:// header record."""
+    try:
+        if magic[:2] == GZIP_MAGIC:
+            with gzip.open(path, "rb") as stream:
+                start = stream.read(11)
+        else:
+            with open(path, "rb") as stream:
+                start = stream.read(11)
+    except (OSError, EOFError, zlib.error):
+        return False
+    return start == b"filedesc://"
+
+
+def _is_whole_file_gzip(path: str, limits: Limits) -> bool:
+    """warcio refuses a gzip member that goes on past its first record: try the first record.
+    (What warcio says meanwhile is dropped: the reading proper reports it.)"""
+    with open(path, "rb") as stream, notices.captured([], stderr_library="warcio"):
+        iterator = _BoundedArchiveIterator(stream, limits, arc2warc=True)
+        try:
+            next(iterator)
+            next(iterator)
+        except StopIteration:
+            return False
+        except ArchiveLoadFailed as exc:
+            return "non-chunked gzip" in str(exc)
+        except Exception:  # noqa: BLE001 - any other fault shows in the real reading
+            return False
+    return False
+
+
+def _first_line(exc: Exception) -> str:
+    """The first line of an error, with unprintable bytes escaped (errors quote file content)."""
+    text = str(exc).strip() or type(exc).__name__
+    line = text.splitlines()[0][:500]
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in line)
+
+
+def read_records(path: str | Path, limits: Limits | None = None) -> Iterator[Record]:
+    """Every record of a file, for callers that do not need the outcome."""
+    yield from WarcReader(path, limits or Limits()).records()

@@ -1,0 +1,103 @@
+"""All stages in one process, as one DAG run does them: the ``warc2corpus run`` command."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import stat
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from warc2corpus.records import FileStatus
+from warc2corpus.stages import derived, per_file, per_run
+from warc2corpus.store import db, ledger
+from warc2corpus.store.staging import Staging, process_start
+
+log = logging.getLogger(__name__)
+
+
+def unusable(path: Path) -> str | None:
+    """Why a path given to a run cannot be taken (a symlink loop, no such file, not a regular file
+    such as a directory or a FIFO, which would block the reading), or None."""
+    try:
+        status = os.stat(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None if stat.S_ISREG(status.st_mode) else "not a regular file"
+
+
+def cli_run_id() -> str:
+    """The id of a `warc2corpus run`: its time, host, pid and the process's start (so that another run
+    can tell when it is over)."""
+    me = os.getpid()
+    return (f"cli-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S%f')}"
+            f"@{socket.gethostname()}:{me}:{process_start(me)}")
+
+
+def cli_run_over(run_id: str) -> bool:
+    """A `warc2corpus run` of this host whose process has ended (never true of another host's run,
+    nor of an Airflow run: their claims end with the run or lapse)."""
+    if not run_id.startswith("cli-") or "@" not in run_id:
+        return False
+    host, _, process = run_id.rpartition("@")[2].partition(":")
+    pid, _, started = process.partition(":")
+    return host == socket.gethostname() and pid.isdigit() and process_start(int(pid)) != started
+
+
+def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = None,
+              on_progress: Callable[[str, Counter, int | None], None] | None = None) -> list[dict]:
+    """Process the given WARC files end to end, as one DAG run would, without the scheduler.
+
+    A path that cannot be taken is reported with status ``skipped`` and its reason, and the others
+    are processed. The staging of runs that died before is cleaned up first."""
+    staging = staging or Staging()
+    staging.clean()
+    run_id = cli_run_id()
+    run_prefix = staging.key(crawl_job, run_id)
+    files, skipped = [], []
+    with db.connect() as conn:
+        for path in map(Path, paths):
+            reason = unusable(path)
+            if reason is None:
+                try:
+                    files.append(ledger.register(conn, crawl_job, path)["path"])
+                    continue
+                except OSError as exc:  # gone or unreadable since the look
+                    reason = exc.strerror or str(exc)
+            log.info("skipped %s: %s", path, reason)  # the caller reports it (result status "skipped")
+            skipped.append({"warc_file": str(path), "crawl_job": crawl_job, "status": FileStatus.SKIPPED,
+                            "error": reason})
+        files, held = ledger.claim(conn, files, run_id)
+        over = {other for other in held.values() if cli_run_over(other)}
+        if over:  # a `warc2corpus run` on this host that died (killed) without releasing its claims
+            taken, held = ledger.claim(conn, list(held), run_id, over=over)
+            files += taken
+        for path, other in held.items():
+            log.info("skipped %s: run %s is processing it", path, other)
+            skipped.append({"warc_file": path, "crawl_job": crawl_job, "status": FileStatus.SKIPPED,
+                            "error": f"run {other} is processing it"})
+        conn.commit()
+    staging.claim(run_prefix)
+    try:
+        extracted = [
+            per_file.extract(f, crawl_job, run_id, staging=staging,
+                             on_progress=(lambda counts, at, f=f: on_progress(f, counts, at)) if on_progress else None)
+            for f in files
+        ]
+        per_run.autocat(extracted, staging=staging)
+        allow_list = per_run.refresh_allow_list(crawl_job, run_id, staging=staging)
+        results = []
+        for manifest in extracted:
+            staging.heartbeat(run_prefix)  # loading only reads the staging: show the run is alive
+            results.append(per_file.load(per_file.deduplicate(per_file.filter(manifest, allow_list, staging=staging),
+                                                              staging=staging), staging=staging))
+    finally:  # a run that stops half-way is not resumed: what it staged is of no further use
+        staging.remove(run_prefix)
+        per_run.release_claims(run_id)
+    derived.train_naturalness()
+    derived.find_near_duplicates()
+    derived.index_research()
+    return skipped + results

@@ -1,0 +1,247 @@
+"""Turning a page's HTML into a clean document: text as paragraphs, title, author, publication date,
+page type, and what was dropped from the text and why.
+
+The page is parsed once (lxml, through trafilatura's loader) and the tree serves everything:
+trafilatura extracts from it (with metadata it runs htmldate itself, so its date *is* the htmldate
+publication date, in htmldate's ``original_date`` mode, and no second date pass is made), the page
+type and the link texts are read from it, and the site template (``template``) is built from it.
+
+trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
+reason: ``title`` (the headline repeated as the first paragraph: it is stored as the title),
+``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts),
+``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
+(photo credits), ``boilerplate`` (short interface phrases: newsletter, subscription, sharing,
+cookie prompts), ``template`` (text the site's pages have in common, see ``template``) and
+``unnatural`` (see ``naturalness``). When trafilatura finds no text, the page's own content
+blocks that are not template (see ``template``) are the fallback text.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Extracted:
+    title: str | None = None
+    author: str | None = None
+    published: str | None = None  # YYYY-MM-DD
+    paragraphs: list[str] = field(default_factory=list)
+    page_type: str | None = None
+    dropped: dict[str, int] = field(default_factory=dict)  # paragraphs dropped, by reason
+    source: str | None = None      # "trafilatura", "template" (the fallback), or None: no text
+
+
+def split_paragraphs(text: str | None) -> list[str]:
+    if not text:
+        return []
+    return [" ".join(line.split()) for line in text.split("\n") if line.strip()]
+
+
+def parse(html: str):
+    """The page's lxml tree (trafilatura's loader), or None when it is not HTML at all."""
+    from trafilatura.utils import load_html
+
+    if not html or not html.strip():
+        return None
+    try:
+        return load_html(html)
+    except (TypeError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Cleaning rules
+# ---------------------------------------------------------------------------------------------
+
+_BULLET = re.compile(r"^[-•*·]\s+(?=\S)")  # list markers; not "–", the dialogue dash
+_LETTERS = re.compile(r"[^\W\d_]+")
+_CREDIT = re.compile(
+    r"^(foto|photo|photos|bilde|bild|image|images|illustrasjon|illustration|grafikk|graphic|kilde|source|"
+    r"video|credit|fotograf|photographer)\s*[:/]|getty ?images|\bvia getty\b|/ ?ntb\b|\bntb scanpix\b|"
+    r"\b(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b", re.IGNORECASE)
+_BOILERPLATE = re.compile(
+    r"\b(subscribe|subscribing|subscription|newsletter|sign up|log in|login|cookies?|all rights reserved|"
+    r"click here|read more|see more|don'?t miss|advertisement|sponsored|share this|follow us|"
+    r"abonn[a-zæøå]*|nyhetsbrev[a-zæøå]*|logg inn|les også|les mer|se også|annonse|del artikkelen|del saken|"
+    r"følg oss|tips oss|kort fortalt|informasjonskapsl[a-zæøå]*|"
+    r"anzeige|newsletter|externer inhalt|privatsphäre|mehr zum thema|czytaj więcej|lire aussi|"
+    r"copyright|©)\b|^©|^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$",
+    re.IGNORECASE)
+SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
+
+
+def _key(text: str) -> str:
+    """Normalised text for comparisons: letters and digits only, lower case."""
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+@dataclass
+class _Links:
+    keys: set[str]        # normalised texts of links of two words or more (not bare URLs)
+    words: int            # words inside links on the page
+    headlines: int        # links whose text reads like a headline (4+ words)
+
+
+def _links(tree) -> _Links:
+    """The page's links, read once (trafilatura leaves the tree as it found it)."""
+    links = _Links(set(), 0, 0)
+    for anchor in tree.iter("a"):
+        text = anchor.text_content() if len(anchor) or anchor.text else ""
+        n = len(text.split())
+        links.words += n
+        links.headlines += n >= 4
+        key = _key(text)
+        if key.count(" ") >= 1 and not re.match(r"\s*(https?:|www\.)", text):
+            links.keys.add(key)
+    return links
+
+
+def _linked_share(key: str, anchors: set[str]) -> float:
+    if not key:
+        return 0.0
+    if key in anchors:
+        return 1.0
+    covered = 0
+    rest = key
+    for anchor in anchors:
+        if len(anchor) >= 12 and anchor in rest:
+            covered += len(anchor)
+            rest = rest.replace(anchor, " ")
+    return covered / len(key)
+
+
+def _prune_nested_articles(tree) -> None:
+    """Articles inside an article are related stories, teasers or comments (HTML5: a nested article
+    is content related to the outer one): remove them before extraction, as long as the page keeps
+    enough text of its own without them."""
+    nested = tree.xpath("//article[ancestor::article][not(ancestor::article[ancestor::article])]")
+    if not nested:
+        return
+    body = tree.find(".//body")
+    total = len((body if body is not None else tree).text_content().split())
+    if total - sum(len(a.text_content().split()) for a in nested) >= 100:
+        for article in nested:
+            article.drop_tree()
+
+
+def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
+                     dropped: Counter) -> list[str]:
+    """The general rules of the module docstring; ``dropped`` counts what went, by reason."""
+    paragraphs = [_BULLET.sub("", p) for p in paragraphs]
+    counts = Counter(_key(p) for p in paragraphs)
+    title_key = _key(title or "")
+    kept = []
+    for index, paragraph in enumerate(paragraphs):
+        key = _key(paragraph)
+        n_words = len(paragraph.split())
+        if not key:
+            reason = "empty"
+        elif title_key and index < 3 and key == title_key:
+            reason = "title"
+        elif n_words <= SHORT and counts[key] > 1:
+            reason = "repeated"
+        elif n_words <= SHORT and _CREDIT.search(paragraph):
+            reason = "credit"
+        elif n_words <= SHORT and _BOILERPLATE.search(paragraph):
+            reason = "boilerplate"
+        elif n_words <= 40 and _linked_share(key, anchors) >= 0.75:
+            reason = "links"
+        else:
+            kept.append(paragraph)
+            continue
+        dropped[reason] += 1
+    return kept
+
+
+# ---------------------------------------------------------------------------------------------
+# The extraction
+# ---------------------------------------------------------------------------------------------
+
+def extract(html: str, url: str | None = None, *, tree=None, template=None, naturalness=None) -> Extracted:
+    """The main text and metadata of a page; an empty result when the page has no main text.
+
+    ``tree``: the page already parsed (see :func:`parse`); ``template``: the site's template
+    (``template.SiteTemplate``), whose common paragraphs are removed and whose non-template blocks
+    are the fallback text; ``naturalness``: a ``naturalness.Model`` (default: the seed model), or
+    False to keep unnatural paragraphs.
+    """
+    import trafilatura
+
+    from warc2corpus.text import pagetype
+
+    tree = parse(html) if tree is None else tree
+    if tree is None:
+        return Extracted()
+    _prune_nested_articles(tree)
+    links = _links(tree)
+    document = trafilatura.bare_extraction(
+        tree, url=url, with_metadata=True, include_comments=False, include_images=False
+    )
+    dropped: Counter = Counter()
+    title = (document.title or None) if document is not None else None
+    paragraphs = split_paragraphs(document.text) if document is not None else []
+    source = "trafilatura" if paragraphs else None
+    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped)
+
+    if template is not None:
+        kept = [p for p in paragraphs if not template.is_template_text(p)]
+        dropped["template"] += len(paragraphs) - len(kept)
+        paragraphs = kept
+        if not paragraphs and source is None:
+            paragraphs = template.content_text(tree)
+            source = "template" if paragraphs else None
+
+    if naturalness is not False and paragraphs:
+        from warc2corpus.text import naturalness as natural
+
+        model = naturalness or natural.seed_model()
+        paragraphs, unnatural = model.filter(paragraphs)
+        dropped.update(unnatural)
+
+    # Size in words; scripts without spaces between words (Chinese, Japanese) count a word per 5 characters.
+    n_words = max(sum(len(p.split()) for p in paragraphs), sum(len(p) for p in paragraphs) // 5)
+    return Extracted(
+        title=title,
+        author=(document.author or None) if document is not None else None,
+        published=(document.date or None) if document is not None else None,
+        paragraphs=paragraphs,
+        page_type=pagetype.of_page(tree, url, title, n_words, links.words, links.headlines),
+        dropped={k: v for k, v in dropped.items() if v},
+        source=source if paragraphs else None,
+    )
+
+
+class PageExtractor:
+    """Extraction of the pages of one WARC file, in order, with the sites' templates built as it goes.
+
+    Each page is parsed once; its items are counted for its host (``template.FileTemplates``: this
+    file's pages so far, nothing else), and the host's template of that moment is subtracted from its
+    text. Paragraphs are judged by ``naturalness``, the model the file must be judged by
+    (``store.naturalness_models.for_file`` picks it: the same file always gives the same texts);
+    by default the seed model.
+    """
+
+    def __init__(self, naturalness=None):
+        from warc2corpus.text import naturalness as natural, template
+
+        self.templates = template.FileTemplates()
+        self.naturalness = naturalness or natural.seed_model()
+
+    def __call__(self, html: str, url: str | None, host: str | None = None, *, tree=None) -> Extracted:
+        """The page's extraction; ``tree``: the page already parsed (:func:`parse`; it is pruned here)."""
+        from warc2corpus.text import dedup, template
+
+        tree = parse(html) if tree is None else tree
+        if tree is None:
+            return Extracted()
+        host = host or (dedup.host_and_path(url)[0] if url else "")
+        items = template.page_items(tree)
+        longest = sorted((item.text for item in items), key=len, reverse=True)[:3]
+        self.templates.observe(host, items, "\n".join(longest))
+        return extract(html, url, tree=tree, template=self.templates.template(host), naturalness=self.naturalness)

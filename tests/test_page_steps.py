@@ -1,0 +1,58 @@
+"""The extract stage's per-page steps (stages/pages.py) and the one rejection writer: a page turned
+away stops at the step that turned it away, is written once with that step's stage and reason, and
+each step counts what it saw."""
+
+from __future__ import annotations
+
+from warc2corpus.reading.warcs import Record
+from warc2corpus.records import Document, Rejection
+from warc2corpus.stages import pages
+from warc2corpus.stages.rejections import RejectionWriter
+from warc2corpus.text.extract import PageExtractor
+
+HTML = """<html><head><title>Ferja er innstilt</title></head><body><article><h1>Ferja er innstilt</h1>
+<p>Ferja mellom Fjordvik og Nesøy ble innstilt i går på grunn av sterk vind, opplyser rederiet.</p>
+<p>Passasjerene ble sendt med buss rundt fjorden, og turen tok nesten to timer lenger enn vanlig.</p>
+<p>Rederiet venter at ferja går som normalt igjen fra i morgen tidlig, dersom vinden løyer.</p>
+</article></body></html>"""
+
+
+class Collected(list):
+    def write(self, row: dict) -> None:
+        self.append(row)
+
+
+def record(offset: int, url: str, **kwargs) -> Record:
+    return Record(warc_file="x.warc.gz", offset=offset, length=100, record_type="response",
+                  record_id=f"<urn:uuid:{offset}>", url=url, harvest_time="2024-05-01T12:00:00Z", **kwargs)
+
+
+def test_pages_go_step_by_step_and_every_rejection_goes_through_one_writer():
+    staged = Collected()
+    rejections = RejectionWriter(staged)
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Parse(), pages.ScoreAutocat(),
+             pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
+    pipeline = pages.PagePipeline(steps, rejections)
+    records = [
+        record(0, "https://www.fjordvik.no/nyheter/ferja", http_status=200, content_type="text/html; charset=utf-8",
+               body=HTML.encode()),
+        record(100, "https://www.fjordvik.no/robots.txt", skip_reason="not_html"),
+        record(200, "https://web.archive.org/web/20240501120000/https://www.fjordvik.no/", http_status=404,
+               skip_reason="http_status"),
+        record(300, "https://www.fjordvik.no/tom", http_status=200, content_type="text/html", body=b""),
+        record(400, "https://www.fjordvik.no/dns", skip_reason="not_a_response"),
+    ]
+    documents = list(pipeline.run(pages.Page(r) for r in records))
+
+    # an empty page is a document too (deduplicate drops it as empty_text)
+    assert [(type(d), d.record_offset, d.n_paragraphs) for d in documents] == [(Document, 0, 3), (Document, 300, 0)]
+    assert documents[0].language == "nob" and documents[0].host == "www.fjordvik.no"
+    # every page turned away is counted by reason; all but the crawl's own non-responses are written, once
+    assert dict(rejections.by_reason) == {"not_html": 1, "wayback_not_found": 1, "not_a_response": 1}
+    assert [(r["record_offset"], r["stage"], r["reason"], r["host"]) for r in staged] == [
+        (100, "read", "not_html", "www.fjordvik.no"), (200, "read", "wayback_not_found", "web.archive.org")]
+    assert all(list(r) == list(Rejection.keys()) for r in staged)
+    # each step counts the pages it saw and what it turned away; a page stops where it was turned away
+    stats = pipeline.stats()
+    assert stats["screen"] == {"pages": 5, "not_html": 1, "wayback_not_found": 1, "not_a_response": 1}
+    assert stats["decode"] == stats["restore"] == stats["extract"] == stats["build"] == {"pages": 2}
