@@ -178,11 +178,19 @@ def test_the_form_builds_a_saved_corpus_whose_page_shows_the_library_rows_plots_
     for href in hrefs:
         table = download(client, href)
         assert table["title"].tolist() == [r["title"] for r in rows]
+    assert not tree.xpath("//*[@role='status']")
     profile_csv = download(client, links(tree, "The data behind the plots as CSV")[0])
     assert set(profile_csv["dimension"]) == {"publication", "language", "county", "published", "harvested"}
     # citable: the link re-opens this corpus and view
     cite = tree.get_element_by_id("cite-link").get("href")
     assert cite.endswith(f"/corpus/app/corpora/{corpus_id}")
+    # a corpus cut at its limit says how many more match
+    capped = build(client, languages=["nob", "nno"], published_from="2024-01-01", limit="2")
+    tree = page(client, f"/corpus/app/corpora/{capped}")
+    assert len(cells(tree, "Documents 1–")) == 2
+    assert tree.xpath("//*[@role='status']")[0].text_content() == (
+        f"{saved['documents']} documents match the definition now; the corpus holds the first 2 in the chosen order "
+        "(see “At most this many documents”).")
 
 
 def test_the_views_show_what_the_library_answers_and_download_it(client, demo_url):

@@ -59,13 +59,10 @@ TEXT = {
     "languages": ("Språk i teksten", "Languages of the text"),
     "published": ("Publiseringsdato", "Publication date"),
     "harvested": ("Høstingsdato", "Harvest date"),
-    "from": ("fra", "from"),
-    "to": ("til", "to"),
     "published_from": ("Publisert fra", "Published from"),
     "published_to": ("Publisert til", "Published to"),
     "harvest_from": ("Høstet fra", "Harvested from"),
     "harvest_to": ("Høstet til", "Harvested to"),
-    "date_help": ("Dato som ÅÅÅÅ-MM-DD.", "A date as YYYY-MM-DD."),
     "text": ("Ord eller fraser", "Words or phrases"),
     "text_help": ('Ord, "fraser" i anførselstegn, prefiks* og AND, OR, NOT med parenteser. Eksempel: '
                   '"i dag" AND (ferje* OR båt)',
@@ -113,9 +110,10 @@ TEXT = {
     "documents": ("Dokumenter", "Documents"),
     "size": ("Størrelse", "Size"),
     "n_documents": ("{n} dokumenter", "{n} documents"),
-    "matched": ("{n} dokumenter passet; korpuset har de {m} første i valgt rekkefølge (se «Høyst antall dokumenter»).",
-                "{n} documents matched; the corpus holds the first {m} in the chosen order (see “At most this many "
-                "documents”)."),
+    "matched": ("{n} dokumenter passer nå til definisjonen; korpuset har de {m} første i valgt rekkefølge (se "
+                "«Høyst antall dokumenter»).",
+                "{n} documents match the definition now; the corpus holds the first {m} in the chosen order (see “At "
+                "most this many documents”)."),
     "created": ("Laget", "Made"),
     "version": ("Samlingsversjon", "Collection version"),
     "definition": ("Definisjon", "Definition"),
@@ -523,8 +521,10 @@ def install(app: FastAPI, *, database, reader) -> None:
         if "filter" in definition:
             shown = {k: v for k, v in definition["filter"].items()
                      if v not in (None, [], "") and k not in ("page_types",)}
-        return {"corpus": corpus, "definition": shown,
-                "ids_listed": definition.get("ids")}
+        matched = None
+        if "filter" in definition and corpus["documents"] >= definition["filter"]["limit"]:
+            matched = research.count_corpus(conn, CorpusFilter.from_params(definition["filter"]))
+        return {"corpus": corpus, "definition": shown, "ids_listed": definition.get("ids"), "matched": matched}
 
     @router.get("/corpora/{corpus_id}", response_class=HTMLResponse)
     async def corpus_page(request: Request, corpus_id: str, offset: str | None = None):
