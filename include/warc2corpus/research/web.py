@@ -137,6 +137,7 @@ TEXT = {
     "download_as": ("{what} som {format}", "{what} as {format}"),
     "all_metadata": ("All metadata", "All metadata"),
     "plots": ("Hva korpuset inneholder", "What the corpus holds"),
+    "collection_plots": ("Hva samlingen inneholder", "What the collection holds"),
     "by_publication": ("Dokumenter per publikasjon", "Documents per publication"),
     "by_language": ("Dokumenter per språk", "Documents per language"),
     "by_county": ("Dokumenter per fylke", "Documents per county"),
@@ -283,8 +284,9 @@ class Page:
     def api(self, path: str, **params) -> str:
         return self.url(path, **params).replace(self.app, self.root, 1)
 
-    def here(self) -> str:
-        return str(self.request.url)
+    def cite(self, path: str, **params) -> str:
+        """The absolute URL of a view of the app with its parameters (empty ones left out): the link to cite."""
+        return f"{self.request.url.scheme}://{self.request.url.netloc}" + self.url(path, **params)
 
     def language_links(self) -> list[dict]:
         current = self.request.url.path + (f"?{self.request.url.query}" if self.request.url.query else "")
@@ -547,6 +549,7 @@ def install(app: FastAPI, *, database, reader) -> None:
         found = context["profile"]
         plots = _profile_charts(page, found, collection=False)
         return _render(page, "corpus.html", view="overview", plots=plots, **context,
+                       cite_url=page.cite(f"/corpora/{corpus_id}"),
                        pager=_pager(page, f"/corpora/{corpus_id}", {}, context["offset"], PAGE_SIZE, context["total"]),
                        downloads=[_downloads(page, page.t("all_metadata"), f"/corpora/{corpus_id}/documents",
                                              limit=100000),
@@ -589,7 +592,7 @@ def install(app: FastAPI, *, database, reader) -> None:
         context.setdefault("errors", [])
         context.setdefault("notices", [])
         return _render(page, f"{view}.html", 400 if context["errors"] else 200, view=view, params=params,
-                       **context)
+                       cite_url=page.cite(f"/corpora/{corpus_id}/{view}", **params), **context)
 
     def concordance(page: Page, conn, params: dict) -> dict:
         corpus_id = page.request.path_params["corpus_id"]
