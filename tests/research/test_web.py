@@ -373,3 +373,33 @@ def test_the_page_ships_in_the_wheel(tmp_path):
                 for p in (source / d).iterdir()}
     assert expected and expected <= names
     assert re.search(r"warc2corpus/migrations/\d+.*\.sql", "\n".join(names))
+
+
+def test_profile_counts_what_the_corpus_documents_hold(client, demo_url):
+    """research.profile (the plots' numbers) against the corpus's own metadata rows, counted here."""
+    import collections
+
+    corpus_id = build(client, languages=["nob", "nno", "sme"])
+    with research.connect(demo_url) as conn:
+        rows = research.corpus_documents(conn, corpus_id)
+        found = research.profile(conn, corpus_id)
+        whole = research.profile(conn)
+        summary = research.collection_summary(conn)
+
+    def counted(key):
+        return sorted(collections.Counter(key(r) for r in rows).items())
+
+    assert found["documents"] == len(rows) == 7   # the articles of the 10 documents
+    assert sorted((r["value"], r["documents"]) for r in found["publications"]) == counted(lambda r: r["publication"])
+    assert sorted((r["value"], r["documents"]) for r in found["languages"]) == counted(lambda r: r["language"])
+    published = [r for r in rows if r["published"]]
+    assert sorted(((r["month"], r["language"]), r["documents"]) for r in found["published"]) == \
+        sorted(collections.Counter((r["published"][:7], r["language"]) for r in published).items())
+    assert found["undated"] == len(rows) - len(published)
+    assert sorted(((r["month"], r["language"]), r["documents"]) for r in found["harvested"]) == \
+        counted(lambda r: (r["harvest_time"][:7], r["language"]))
+    # the whole collection: every document, whatever its page type, as the collection's totals count them
+    assert whole["documents"] == summary["texts"] and {r["value"]: r["documents"] for r in whole["languages"]} == \
+        summary["languages"]
+    assert research.profile_rows(found)[0] == {"dimension": "publication", "value": found["publications"][0]["value"],
+                                               "language": None, "documents": found["publications"][0]["documents"]}
