@@ -317,6 +317,9 @@ def test_other_bad_input_is_a_message_on_the_page(client):
     assert "no saved corpus" in tree.xpath("//*[@role='alert']")[0].text_content()
     page(client, f"{base}/trends?terms=og&period=week", 400)
     page(client, f"{base}?offset=x", 400)
+    opened = client.get(f"/corpus/app/open?id=+{corpus_id}+", follow_redirects=False)
+    assert opened.headers["location"] == f"/corpus/app/corpora/{corpus_id}"
+    assert client.get("/corpus/app/open?id=", follow_redirects=False).headers["location"] == "/corpus/app/"
     tree = page(client, "/corpus/app/corpora/nosuchcorp", 404)
     assert "No corpus “nosuchcorp”" in tree.text_content()
     page(client, "/corpus/app/corpora/nosuchcorp/concordance?query=og", 404)

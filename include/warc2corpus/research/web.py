@@ -298,7 +298,7 @@ class Page:
 def _error(page: Page, exc: research.BadRequest) -> dict:
     """A library BadRequest as a message naming the field in the page's language, with the library's
     detail (English) beside it."""
-    field = {"window": "before", "ids": "file", "terms": "terms"}.get(exc.param, exc.param)
+    field = {"window": "before", "ids": "file"}.get(exc.param, exc.param)
     label = TEXT.get(field, (field, field))[LANGUAGES.index(page.lang)]
     return {"field": field, "message": page.t("error_field", field=label), "detail": exc.message}
 
@@ -508,6 +508,8 @@ def install(app: FastAPI, *, database, reader) -> None:
     @router.get("/open", response_class=HTMLResponse)
     async def open_corpus(request: Request, id: str = ""):
         page = Page(request)
+        if not id.strip():
+            return RedirectResponse(page.url("/"), status_code=303)
         return RedirectResponse(page.url(f"/corpora/{urllib.parse.quote(id.strip(), safe='')}"), status_code=303)
 
     # -- a saved corpus --------------------------------------------------------------------------------
