@@ -22,13 +22,17 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conftest import DEMO_WARCS, ROOT, _with_database
-from warc2corpus import db, research, settings as w2c_settings, tasks
+from warc2corpus import db, publications, research, settings as w2c_settings, tasks
 from warc2corpus.research.api import Settings, standalone_app
+
+
+REGISTER = "domain,title,place,county,has_responsible_editor\nfjordposten.no,Fjordposten,Fjordvik,Nordland,yes\n"
 
 
 @pytest.fixture(scope="module")
 def demo_url(server_url, tmp_path_factory):
-    """A corpus database with the demo WARCs loaded and the research index built, for this module."""
+    """A corpus database with the demo WARCs loaded, one publication in the register (title, place and
+    county) and the research index built, for this module."""
     name = "w2c_test_web_" + uuid.uuid4().hex[:10]
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
@@ -38,6 +42,7 @@ def demo_url(server_url, tmp_path_factory):
         patch.setenv("WARC2CORPUS_STAGING", str(tmp_path_factory.mktemp("staging")))
         tasks.run_files(sorted(DEMO_WARCS.glob("*.warc.gz")), "demo")
         with db.connect(url) as conn:
+            publications.import_register(conn, Path("register.csv"), text=REGISTER)
             research.refresh_index(conn)
             conn.commit()
     yield url
@@ -145,12 +150,17 @@ def test_corpus_prefix_leads_to_the_page(client):
 def test_the_form_builds_a_saved_corpus_whose_page_shows_the_library_rows_plots_and_downloads(client, demo_url):
     home = page(client, "/corpus/app/")
     labels = {label.text_content().split("(")[0].strip() for label in home.iter("label")}
-    assert {"Publications", "Words or phrases", "Published from", "Harvested to", "nob", "nno", "File"} <= labels
+    assert {"Publications", "Counties", "Words or phrases", "Published from", "Harvested to", "nob", "nno",
+            "File"} <= labels
     with research.connect(demo_url) as conn:
-        collection = research.profile(conn)
-        known = {p["value"] for p in collection["publications"]}
-    # the demo register names no county: no empty county list is offered
-    assert [c["value"] for c in collection["counties"]] == [None] and "Counties" not in labels
+        known = {p["value"] for p in research.profile(conn)["publications"]}
+        in_nordland = research.build_corpus(conn, research.CorpusFilter.from_params({"counties": ["Nordland"]}))
+    assert "Fjordposten" in known
+    assert [o.get("value") for o in home.xpath("//select[@id='counties']/option")] == ["Nordland"]
+    for form in ({"counties": ["Nordland"]}, {"places": "Fjordvik"}):
+        tree = page(client, f"/corpus/app/corpora/{build(client, **form)}")
+        assert [r[0] for r in cells(tree, "Documents 1–")] == [r["title"] for r in in_nordland]
+        assert {r[5] for r in cells(tree, "Documents 1–")} == {"Nordland"}
     assert {o.get("value") for o in home.xpath("//select[@id='publications']/option")} == known
 
     corpus_id = build(client, languages=["nob", "nno"], published_from="2024-01-01", name="Norsk 2024")
@@ -352,7 +362,9 @@ def test_the_collection_page_shows_totals_plots_and_its_descriptions(client, dem
         ["chart-publications", "chart-languages", "chart-counties", "chart-timeline"]
     header = [th.text_content() for th in tree.xpath("//figure[.//*[@id='chart-timeline']]//thead//th")]
     assert header == ["Month", *sorted(r["value"] for r in found["languages"])]
-    assert sum(int(r[1]) for r in cells(tree, "Documents per county")) == summary["texts"]
+    counties = cells(tree, "Documents per county")
+    assert sum(int(r[1]) for r in counties) == summary["texts"]
+    assert {r[0] for r in counties} == {"Nordland", "(not given)"}
     assert tree.xpath("//pre")[0].text_content() == bibtex
     for text, path in (("Dublin Core", "/corpus/collection/dublin-core"), ("DCAT", "/corpus/collection/dcat"),
                        ("Citation: RIS", "/corpus/collection/citation?format=ris")):
