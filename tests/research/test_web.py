@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import urllib.parse
 import uuid
 import zipfile
@@ -418,3 +419,25 @@ def test_profile_counts_what_the_corpus_documents_hold(client, demo_url):
         summary["languages"]
     assert research.profile_rows(found)[0] == {"dimension": "publication", "value": found["publications"][0]["value"],
                                                "language": None, "documents": found["publications"][0]["documents"]}
+
+
+def test_a_page_past_the_statement_timeout_says_so_and_nothing_hangs(demo_url):
+    """A lock held elsewhere makes the page's queries wait; PostgreSQL cancels them at the statement timeout
+    and the page says so (503 with Retry-After), in HTML."""
+    with TestClient(standalone_app(Settings(database_url=demo_url, timeout_ms=300)),
+                    headers={"Accept-Language": "en"}) as client, psycopg.connect(demo_url) as locker:
+        corpus_id = build(client, languages=["nob"])
+        locker.execute("LOCK TABLE documents, research_docs IN ACCESS EXCLUSIVE MODE")
+        started = time.monotonic()
+        answer = client.get(f"/corpus/app/corpora/{corpus_id}/concordance?query=og")
+        waited = time.monotonic() - started
+        locker.rollback()
+        assert answer.status_code == 503 and answer.headers["retry-after"]
+        assert answer.headers["content-type"].startswith("text/html") and "The query took too long" in answer.text
+        assert accessibility_problems(answer.text) == [] and waited < 5
+        locker.execute("LOCK TABLE research_docs IN ACCESS EXCLUSIVE MODE")   # the corpus found, its text not
+        answer = client.get(f"/corpus/app/corpora/{corpus_id}/concordance?query=og")
+        locker.rollback()
+        assert answer.status_code == 503 and "The query took too long" in answer.text
+        assert lxml.html.fromstring(answer.text).get_element_by_id("query").get("value") == "og"   # the form stays
+        assert client.get(f"/corpus/app/corpora/{corpus_id}/concordance?query=og").status_code == 200

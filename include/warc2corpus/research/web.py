@@ -14,13 +14,15 @@ from __future__ import annotations
 import urllib.parse
 from pathlib import Path
 
+import psycopg
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from warc2corpus import research
+from warc2corpus import db, research
 from warc2corpus.research import charts
 from warc2corpus.research.export import FORMATS, MEDIA_TYPES
 from warc2corpus.research.query import CorpusFilter
@@ -97,6 +99,9 @@ TEXT = {
                       "sjeldnere ord).",
                       "The query took too long and was stopped. Narrow it (a smaller corpus, a sample, rarer words)."),
     "error_unknown_word": ("«{query}» forekommer ikke i dette korpuset.", "“{query}” does not occur in this corpus."),
+    "busy_title": ("Prøv igjen om litt", "Try again in a moment"),
+    "busy": ("Tjenesten er opptatt, eller databasen kan ikke nås akkurat nå. Prøv igjen om litt.",
+             "The service is busy, or the database cannot be reached just now. Try again in a moment."),
     "not_found": ("Fant ikke korpuset «{id}».", "No corpus “{id}” was found."),
     "not_found_title": ("Ikke funnet", "Not found"),
     "detail": ("Detaljer", "Details"),
@@ -435,10 +440,33 @@ def _pager(page: Page, path: str, params: dict, offset: int, size: int, total: i
             "next": page.url(path, **params, offset=offset + size) if offset + size < total else None}
 
 
+class PageRoute(APIRoute):
+    """A route of the page: a query stopped at the statement timeout, an overloaded API and an unreachable
+    database are pages saying so (503), not the API's JSON answers."""
+
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def page_handler(request: Request):
+            from warc2corpus.research.api import RETRY_AFTER_SECONDS, Overloaded
+
+            try:
+                return await handler(request)
+            except (research.QueryTimeout, Overloaded, db.DatabaseError, psycopg.OperationalError) as exc:
+                page = Page(request)
+                timeout = isinstance(exc, research.QueryTimeout)
+                response = _render(page, "error.html", 503, title=page.t("busy_title"),
+                                   message=page.t("error_timeout" if timeout else "busy"))
+                response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                return response
+
+        return page_handler
+
+
 def install(app: FastAPI, *, database, reader) -> None:
     """Add the page to the research API's app: ``/app/...``, its stylesheet at ``/app/static``, and ``/``
     leading to ``/app/``. ``reader`` is the API's dependency for research access (tokens when required)."""
-    router = APIRouter(prefix="/app", include_in_schema=False, dependencies=[Depends(reader)])
+    router = APIRouter(prefix="/app", include_in_schema=False, dependencies=[Depends(reader)], route_class=PageRoute)
 
     async def run(function, *args, **kwargs):
         async with database.session() as conn:
@@ -466,21 +494,23 @@ def install(app: FastAPI, *, database, reader) -> None:
         values = {**given, "name": name or "", "limit": given.get("limit", "1000"), "order": given.get("order", "date")}
 
         def save(conn):
+            """(the saved corpus, None) or (None, (errors, status))."""
             if not set(given) - {"limit", "order", "seed"}:
-                return None, [_message(page.t("error_empty"))]
+                return None, ([_message(page.t("error_empty"))], 400)
             try:
                 flt = CorpusFilter.from_params(given)
                 if research.count_corpus(conn, flt) == 0:
-                    return None, [_message(page.t("error_nothing"), "text" if flt.text else None)]
-                return research.save_corpus(conn, flt, name=name), []
+                    return None, ([_message(page.t("error_nothing"), "text" if flt.text else None)], 400)
+                return research.save_corpus(conn, flt, name=name), None
             except research.BadRequest as exc:
-                return None, [_error(page, exc)]
+                return None, ([_error(page, exc)], 400)
             except research.QueryTimeout:
-                return None, [_message(page.t("error_timeout"))]
+                return None, ([_message(page.t("error_timeout"))], 503)
 
-        saved, errors = await run(save)
-        if errors:
-            return _home(page, await run(collection_options), values, errors, 400)
+        saved, failed = await run(save)
+        if failed:
+            errors, status = failed
+            return _home(page, await run(collection_options), values, errors, status)
         return RedirectResponse(page.url(f"/corpora/{saved['id']}"), status_code=303)
 
     @router.post("/corpora/from-file", response_class=HTMLResponse)
@@ -585,6 +615,7 @@ def install(app: FastAPI, *, database, reader) -> None:
                 context["errors"] = [_error(page, exc)]
             except research.QueryTimeout:
                 context["errors"] = [_message(page.t("error_timeout"))]
+                context["status"] = 503
             return context
 
         try:
@@ -593,7 +624,8 @@ def install(app: FastAPI, *, database, reader) -> None:
             return _not_found(page, corpus_id)
         context.setdefault("errors", [])
         context.setdefault("notices", [])
-        return _render(page, f"{view}.html", 400 if context["errors"] else 200, view=view, params=params,
+        status = context.pop("status", 400 if context["errors"] else 200)
+        return _render(page, f"{view}.html", status, view=view, params=params,
                        cite_url=page.cite(f"/corpora/{corpus_id}/{view}", **params), **context)
 
     def concordance(page: Page, conn, params: dict) -> dict:
