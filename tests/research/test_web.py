@@ -4,6 +4,7 @@ switch sticks, every page passes an offline accessibility check, and the templat
 
 from __future__ import annotations
 
+import collections
 import io
 import re
 import shutil
@@ -366,6 +367,10 @@ def test_the_collection_page_shows_totals_plots_and_its_descriptions(client, dem
     counties = cells(tree, "Documents per county")
     assert sum(int(r[1]) for r in counties) == summary["texts"]
     assert {r[0] for r in counties} == {"Nordland", "(not given)"}
+    for href in links(tree, "The data behind the plots as"):
+        table = download(client, href)
+        language_rows = table[table["dimension"] == "language"]
+        assert dict(zip(language_rows["value"], language_rows["documents"])) == summary["languages"]
     assert tree.xpath("//pre")[0].text_content() == bibtex
     for text, path in (("Dublin Core", "/corpus/collection/dublin-core"), ("DCAT", "/corpus/collection/dcat"),
                        ("Citation: RIS", "/corpus/collection/citation?format=ris")):
@@ -393,8 +398,6 @@ def test_the_page_ships_in_the_wheel(tmp_path):
 
 def test_profile_counts_what_the_corpus_documents_hold(client, demo_url):
     """research.profile (the plots' numbers) against the corpus's own metadata rows, counted here."""
-    import collections
-
     corpus_id = build(client, languages=["nob", "nno", "sme"])
     with research.connect(demo_url) as conn:
         rows = research.corpus_documents(conn, corpus_id)

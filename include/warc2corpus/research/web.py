@@ -587,9 +587,8 @@ def install(app: FastAPI, *, database, reader) -> None:
                                              limit=100000),
                                   _downloads(page, page.t("plots_data"), f"/corpora/{corpus_id}/profile", api=False)])
 
-    @router.get("/corpora/{corpus_id}/profile")
-    async def corpus_profile(request: Request, corpus_id: str, format: str = "csv"):
-        page = Page(request)
+    async def profile_download(page: Page, corpus_id: str | None, format: str) -> Response:
+        """The numbers behind a corpus's (or, with None, the collection's) plots as a download."""
         try:
             rows = research.profile_rows(await run(research.profile, corpus_id))
             body = research.export(rows, format)
@@ -597,8 +596,16 @@ def install(app: FastAPI, *, database, reader) -> None:
             return _not_found(page, corpus_id)
         except research.BadRequest as exc:
             return _render(page, "error.html", 400, title=page.t("error_title"), message=exc.message)
-        return Response(body, media_type=MEDIA_TYPES[format],
-                        headers={"Content-Disposition": f'attachment; filename="profile-{corpus_id}.{format}"'})
+        return Response(body, media_type=MEDIA_TYPES[format], headers={
+            "Content-Disposition": f'attachment; filename="profile-{corpus_id or "collection"}.{format}"'})
+
+    @router.get("/corpora/{corpus_id}/profile")
+    async def corpus_profile(request: Request, corpus_id: str, format: str = "csv"):
+        return await profile_download(Page(request), corpus_id, format)
+
+    @router.get("/collection/profile")
+    async def collection_profile(request: Request, format: str = "csv"):
+        return await profile_download(Page(request), None, format)
 
     # -- the analyses of a saved corpus ---------------------------------------------------------------
 
@@ -743,7 +750,8 @@ def install(app: FastAPI, *, database, reader) -> None:
 
         context = await run(gather)
         plots = _profile_charts(page, context["profile"], collection=True) if context["summary"]["texts"] else []
-        return _render(page, "collection.html", plots=plots, **context)
+        return _render(page, "collection.html", plots=plots, **context,
+                       downloads=[_downloads(page, page.t("plots_data"), "/collection/profile", api=False)])
 
     # -- the language switch ------------------------------------------------------------------------
 
