@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 
 from conftest import DEMO_WARCS, ROOT, _with_database
 from warc2corpus import db, publications, research, settings as w2c_settings, tasks
+from warc2corpus.research import charts
 from warc2corpus.research.api import Settings, standalone_app
 
 
@@ -444,3 +445,20 @@ def test_a_page_past_the_statement_timeout_says_so_and_nothing_hangs(demo_url):
         assert answer.status_code == 503 and "The query took too long" in answer.text
         assert lxml.html.fromstring(answer.text).get_element_by_id("query").get("value") == "og"   # the form stays
         assert client.get(f"/corpus/app/corpora/{corpus_id}/concordance?query=og").status_code == 200
+
+
+def test_charts_draw_every_value_with_a_text_alternative():
+    bars = lxml.html.fromstring(charts.bar_chart("b", [("ferje", 8.75), ("båt & bro", 2), ("buss", 0)],
+                                                 title="Ord", desc="Tre stolper", decimal_comma=True))
+    widths = [float(r.get("width")) for r in bars.xpath("//rect")]
+    assert widths[0] == 380 and widths[1] == pytest.approx(380 * 2 / 8.75, abs=0.1) and widths[2] == 0
+    assert [t.text for t in bars.xpath("//text[@class='value']")] == ["8,8", "2", "0"]
+    assert bars.xpath("//title")[0].text == "Ord" and bars.xpath("//desc")[0].text == "Tre stolper"
+    assert bars.xpath("//text[@class='label']")[1].text == "båt & bro"   # escaped in the SVG, read back
+    lines = lxml.html.fromstring(charts.line_chart("l", ["2023", "2024", "2025"],
+                                                   [("ferje", [1.5, None, 3.0]), ("båt", [2.0, 2.0, 2.0])],
+                                                   title="T", desc="D", y_label="per million"))
+    polylines = lines.xpath("//polyline")
+    assert [len(p.get("points").split()) for p in polylines] == [2, 3]   # a missing value is no point
+    assert polylines[0].get("stroke") != polylines[1].get("stroke") and polylines[1].get("stroke-dasharray")
+    assert [t.text for t in lines.xpath("//text[@class='label']")][-2:] == ["ferje", "båt"]   # the legend

@@ -18,10 +18,14 @@ MARKERS = ("circle", "square", "diamond", "triangle")
 BAR = "#0b5fa5"
 
 
-def _fmt(value: float) -> str:
+def _fmt(value: float, comma: bool) -> str:
+    """A number for a chart: thin spaces between thousands; a decimal comma when ``comma``."""
     if value == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}".replace(",", "\u202f")
-    return f"{value:,.1f}".replace(",", "\u202f") if abs(value) >= 10 else f"{value:.2g}"
+        text = f"{int(value):,}"
+    else:
+        text = f"{value:,.1f}" if abs(value) >= 10 else f"{value:.2g}"
+    text = text.replace(",", "\u202f")
+    return text.replace(".", ",") if comma else text
 
 
 def _short(label: str, width: int) -> str:
@@ -38,7 +42,7 @@ def _frame(chart_id: str, width: int, height: int, title: str, desc: str, body: 
 
 
 def bar_chart(chart_id: str, items: list[tuple[str, float]], *, title: str, desc: str,
-              label_width: int = 26) -> Markup:
+              label_width: int = 26, decimal_comma: bool = False) -> Markup:
     """Horizontal bars, one per (label, value), in the order given; labels cut at label_width characters
     (the full label in each bar's tooltip)."""
     row, left, bar_area, top = 22, 8 + label_width * 7, 380, 6
@@ -49,11 +53,12 @@ def bar_chart(chart_id: str, items: list[tuple[str, float]], *, title: str, desc
     for i, (label, value) in enumerate(items):
         y = top + i * row
         length = max(bar_area * value / peak, 1 if value else 0)
-        body.append(f'<g><title>{escape(label)}: {_fmt(value)}</title>'
+        body.append(f'<g><title>{escape(label)}: {_fmt(value, decimal_comma)}</title>'
                     f'<text x="{left - 6}" y="{y + 15}" text-anchor="end" class="label">'
                     f'{escape(_short(label, label_width))}</text>'
                     f'<rect x="{left}" y="{y + 3}" width="{length:.1f}" height="{row - 6}" fill="{BAR}"/>'
-                    f'<text x="{left + length + 5:.1f}" y="{y + 15}" class="value">{_fmt(value)}</text></g>')
+                    f'<text x="{left + length + 5:.1f}" y="{y + 15}" class="value">'
+                    f'{_fmt(value, decimal_comma)}</text></g>')
     body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - top}" stroke="#333"/>')
     return _frame(chart_id, width, height, title, desc, body)
 
@@ -81,7 +86,7 @@ def _marker(shape: str, x: float, y: float, colour: str) -> str:
 
 
 def line_chart(chart_id: str, periods: list[str], series: list[tuple[str, list[float]]], *, title: str,
-               desc: str, y_label: str) -> Markup:
+               desc: str, y_label: str, decimal_comma: bool = False) -> Markup:
     """Lines over the periods (x, in order), one per (name, values aligned with periods), with a legend."""
     left, right, top, bottom = 70, 20, 16, 56
     plot_w = max(480, min(900, 40 * len(periods)))
@@ -102,7 +107,7 @@ def line_chart(chart_id: str, periods: list[str], series: list[tuple[str, list[f
             f'text-anchor="middle" class="label">{escape(y_label)}</text>']
     for t in ticks:
         body.append(f'<line x1="{left}" y1="{y(t):.1f}" x2="{left + plot_w}" y2="{y(t):.1f}" stroke="#ccc"/>'
-                    f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end" class="value">{_fmt(t)}</text>')
+                    f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end" class="value">{_fmt(t, decimal_comma)}</text>')
     step = max(1, math.ceil(len(periods) / 12))
     for i, p in enumerate(periods):
         if i % step == 0:

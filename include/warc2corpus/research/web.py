@@ -348,7 +348,7 @@ def _bar_chart(page: Page, chart_id: str, title: str, items: list[tuple[str, flo
     """An SVG bar chart and the same numbers as a table (its text alternative)."""
     desc = (page.t("chart_bars_desc", n=len(items), top=items[0][0], value=page.num(items[0][1]))
             if items else page.t("none"))
-    return {"id": chart_id, "title": title, "svg": charts.bar_chart(chart_id, items, title=title, desc=desc),
+    return {"id": chart_id, "title": title, "svg": charts.bar_chart(chart_id, items, title=title, desc=desc, decimal_comma=page.lang == "nb"),
             "table": {"headers": headers, "rows": [[label, value] for label, value in items]}}
 
 
@@ -359,7 +359,8 @@ def _line_chart(page: Page, chart_id: str, title: str, periods: list[str], serie
     desc = (page.t("chart_lines_desc", n=len(periods), first=periods[0], last=periods[-1], names=names)
             if periods else page.t("none"))
     return {"id": chart_id, "title": title,
-            "svg": charts.line_chart(chart_id, periods, series, title=title, desc=desc, y_label=y_label),
+            "svg": charts.line_chart(chart_id, periods, series, title=title, desc=desc, y_label=y_label,
+                                     decimal_comma=page.lang == "nb"),
             "table": {"headers": (period_header, *(name for name, _ in series)),
                       "rows": [[p, *(values[i] for _, values in series)] for i, p in enumerate(periods)]}}
 
