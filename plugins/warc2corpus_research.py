@@ -1,4 +1,5 @@
-"""The warc2corpus research API inside Airflow's API server, at /corpus (docs: /corpus/docs).
+"""The warc2corpus research API inside Airflow's API server, at /corpus (docs: /corpus/docs), with the
+researcher web page at /corpus/app/ in the UI's navigation (an external view, shown in Airflow's frame).
 
 Airflow mounts a plugin's FastAPI app without putting it behind its login: the app checks Airflow's
 JWT itself for everything that changes state (warc2corpus.research.auth). The app connects to the
@@ -17,4 +18,11 @@ class Warc2CorpusResearchPlugin(AirflowPlugin):
         "app": create_app(Settings.from_env(inside_airflow=True)),
         "url_prefix": PREFIX,
         "name": "warc2corpus research API",
+    }]
+    external_views = [{
+        "name": "Corpus (research)",
+        "href": f"{PREFIX}/app/",
+        "destination": "nav",
+        "category": "browse",
+        "url_route": "corpus-research",
     }]

@@ -96,7 +96,7 @@ def test_openapi_page_documents_every_endpoint(client):
     page = client.get("/corpus/docs")
     assert page.status_code == 200 and "/corpus/openapi.json" in page.text
     home = client.get("/", follow_redirects=False)
-    assert home.status_code == 307 and home.headers["location"] == "/corpus/docs"
+    assert home.status_code == 307 and home.headers["location"] == "/corpus/app/"  # the researcher page
 
 
 def test_collection_description_matches_the_library(client, demo_url):

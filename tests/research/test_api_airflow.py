@@ -106,6 +106,11 @@ def check_refusals_and_a_login(client, url):
     docs = client.get("/corpus/docs")
     assert docs.status_code == 200 and "/corpus/openapi.json" in docs.text
     assert client.get(f"/corpus/publications/{HOST}").json()["status"] == "unassessed"  # nobody decided (yet)
+    # the researcher page, open like the research endpoints (here over an empty collection)
+    for path in ("/corpus/app/", "/corpus/app/collection"):
+        answer = client.get(path, headers={"Accept-Language": "en"})
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html"), path
+    assert "The collection is empty so far." in answer.text
     with db.connect(url) as conn:
         api_token = auth.create_token(conn, "standalone admin", scope="admin", by="test")
         conn.commit()
@@ -144,8 +149,10 @@ def test_plugin_is_mounted_at_corpus_in_airflows_app_and_changes_need_airflows_l
     from airflow import plugins_manager
     from airflow.api_fastapi.app import create_app, purge_cached_app
 
-    names = [p["name"] for p in plugins_manager.get_plugin_info()]
-    assert "warc2corpus_research" in names
+    info = {p["name"]: p for p in plugins_manager.get_plugin_info()}
+    assert "warc2corpus_research" in info
+    views = info["warc2corpus_research"]["external_views"]   # the researcher page in the UI's navigation
+    assert [(v["href"], v["destination"]) for v in views] == [("/corpus/app/", "nav")]
     assert not [source for source in plugins_manager.get_import_errors() if "warc2corpus" in source]
     purge_cached_app()
     app = create_app(apps="core")

@@ -28,8 +28,8 @@ from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from warc2corpus import research
+from warc2corpus.research import auth, web
 from warc2corpus.store import db, publications
-from warc2corpus.research import auth
 from warc2corpus.research.export import FORMATS, MEDIA_TYPES
 
 PREFIX = "/corpus"
@@ -278,8 +278,8 @@ class TrendParams(_Strict):
     terms: list[str] = Field(description="words or phrases (repeat for more)")
     corpus: str | None = Field(None, description="a saved corpus id (default: the whole collection)")
     period: Literal["year", "month"] | None = Field(None, description="year (default) or month")
-    date_field: Literal["published", "harvested"] | None = Field(None, description="published (default) or "
-                                                                                   "harvested")
+    date_field: Literal["published", "harvest"] | None = Field(None, description="published (default) or "
+                                                                                 "harvest")
     split: Literal["publication", "language"] | None = Field(None, description="one line per publication or "
                                                                               "language")
     format: Format = "json"
@@ -587,11 +587,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         conn.commit()
         return revoked
 
+    web.install(app, database=database, reader=reader)  # the researcher page at /app/, and / leading to it
     return app
 
 
 def standalone_app(settings: Settings | None = None) -> FastAPI:
-    """The API for ``warc2corpus serve``: mounted at ``/corpus`` as inside Airflow; ``/`` leads to its docs."""
+    """The API for ``warc2corpus serve``: mounted at ``/corpus`` as inside Airflow; ``/`` leads to the researcher
+    page (``/corpus/app/``)."""
     api = create_app(settings)
 
     @contextlib.asynccontextmanager
@@ -604,6 +606,6 @@ def standalone_app(settings: Settings | None = None) -> FastAPI:
 
     @root.get("/", include_in_schema=False)
     def home():
-        return RedirectResponse(f"{PREFIX}/docs")
+        return RedirectResponse(f"{PREFIX}/app/")
 
     return root

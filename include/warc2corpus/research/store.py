@@ -447,14 +447,20 @@ def is_common(conn, ids: list[int], share: float) -> bool:
 _totals_cache: dict[tuple, list[tuple]] = {}
 
 
+def collection_state(conn) -> tuple:
+    """What changes whenever the collection's totals may: the database, its latest collection version, and
+    its withdrawals (how many, the latest)."""
+    return (conn.info.dsn, *_all(conn, """
+        SELECT (SELECT max(version) FROM collection_versions), count(*), max(withdrawn_at)
+        FROM documents WHERE withdrawn""")[0])
+
+
 def trend_totals(conn, doc_ids, period: str, date_field: str, split) -> list[tuple]:
     """(period, split or None, words) of the scope. The whole collection's are kept per process
     until the collection version or a withdrawal changes them."""
     key = None
     if doc_ids is None:
-        key = (conn.info.dsn, period, date_field, split, *_all(conn, """
-            SELECT (SELECT max(version) FROM collection_versions), count(*), max(withdrawn_at)
-            FROM documents WHERE withdrawn""")[0])
+        key = (period, date_field, split, *collection_state(conn))
         if key in _totals_cache:
             return _totals_cache[key]
     scope, params = _scope(doc_ids)
@@ -510,3 +516,23 @@ def summary(conn) -> dict:
         SELECT to_char(coalesce(published, (harvest_time AT TIME ZONE 'UTC')::date), 'YYYY'), count(*)
         FROM documents WHERE NOT withdrawn GROUP BY 1 ORDER BY 1"""))
     return row
+
+
+def profile_counts(conn, doc_ids: list[int] | None) -> list[tuple]:
+    """Documents of the scope counted in one pass by publication, language, county, publication month
+    and harvest month (the last two also by language): rows (dimension, key, language, documents)."""
+    scope, params = _scope(doc_ids)
+    query = sql.SQL("""
+        SELECT CASE WHEN GROUPING(p.publication) = 0 THEN 'publication'
+                    WHEN GROUPING(p.county) = 0 THEN 'county'
+                    WHEN GROUPING(p.published) = 0 THEN 'published'
+                    WHEN GROUPING(p.harvested) = 0 THEN 'harvested'
+                    ELSE 'language' END,
+               coalesce(p.publication, p.county, p.published, p.harvested), p.language, count(*)
+        FROM (SELECT coalesce(s.title, d.host) AS publication, d.language, coalesce(s.county, '') AS county,
+                     to_char(d.published, 'YYYY-MM') AS published,
+                     to_char(d.harvest_time AT TIME ZONE 'UTC', 'YYYY-MM') AS harvested
+              FROM documents d LEFT JOIN host_status s ON s.host = d.host WHERE {scope}) p
+        GROUP BY GROUPING SETS ((p.publication), (p.language), (p.county), (p.published, p.language),
+                                (p.harvested, p.language))""").format(scope=scope)
+    return _all(conn, query, params)
