@@ -396,7 +396,7 @@ def test_the_page_ships_in_the_wheel(tmp_path):
     expected = {f"warc2corpus/research/{p.relative_to(source)}" for d in ("templates", "static")
                 for p in (source / d).iterdir()}
     assert expected and expected <= names
-    assert re.search(r"warc2corpus/migrations/\d+.*\.sql", "\n".join(names))
+    assert re.search(r"warc2corpus/store/migrations/\d+.*\.sql", "\n".join(names))
 
 
 def test_profile_counts_what_the_corpus_documents_hold(client, demo_url):

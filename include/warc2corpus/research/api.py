@@ -29,14 +29,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from warc2corpus import research
 from warc2corpus.research import auth, web
+from warc2corpus.research.busy import RETRY_AFTER_SECONDS, Overloaded
 from warc2corpus.store import db, publications
 from warc2corpus.research.export import FORMATS, MEDIA_TYPES
 
 PREFIX = "/corpus"
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-RETRY_AFTER_SECONDS = 2
-
-
 # ---------------------------------------------------------------------------------------------
 # Settings
 # ---------------------------------------------------------------------------------------------
@@ -88,10 +86,6 @@ class Settings:
 # ---------------------------------------------------------------------------------------------
 # The database: a pool of read-only research sessions, and short write connections
 # ---------------------------------------------------------------------------------------------
-
-class Overloaded(RuntimeError):
-    """No database connection became free in time."""
-
 
 def _research_sessions(timeout_ms: int) -> type[psycopg.Connection]:
     """A connection class whose ``connect`` (what psycopg_pool calls) opens a research session: read-only,

@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from warc2corpus import research
+from warc2corpus.research.busy import RETRY_AFTER_SECONDS, Overloaded
 from warc2corpus.store import db
 from warc2corpus.research import charts
 from warc2corpus.research.export import FORMATS, MEDIA_TYPES
@@ -450,8 +451,6 @@ class PageRoute(APIRoute):
         handler = super().get_route_handler()
 
         async def page_handler(request: Request):
-            from warc2corpus.research.api import RETRY_AFTER_SECONDS, Overloaded
-
             try:
                 return await handler(request)
             except (research.QueryTimeout, Overloaded, db.DatabaseError, psycopg.OperationalError) as exc:
