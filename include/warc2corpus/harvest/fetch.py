@@ -1,0 +1,130 @@
+"""Polite HTTP for harvesting: one request at a time, at most ``rate`` requests a second, a timeout on
+every request, and retries with exponential backoff on 429, 5xx and connection faults, honouring the
+server's Retry-After (seconds or an HTTP date), never waiting longer than ``max_wait`` at once."""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import requests
+import urllib3.exceptions
+
+log = logging.getLogger(__name__)
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+USER_AGENT = "warc2corpus-harvest (research corpus building; one request at a time)"
+
+
+class FetchError(Exception):
+    """A request that did not succeed after every retry; ``kind`` names the fault for the counts:
+    ``unreachable`` (no connection), ``timeout``, ``truncated`` (the body ended early), ``http_<status>``."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass
+class Answer:
+    """A complete HTTP answer: status, reason, headers as sent (in order), the body as sent (transfer
+    encoding undone, content encoding kept)."""
+
+    status: int
+    reason: str
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+@dataclass
+class PoliteSession:
+    rate: float = 0.5              # requests per second, at most
+    timeout: float = 60.0          # seconds to connect, and between two reads
+    retries: int = 4               # further attempts after a 429, a 5xx or a connection fault
+    backoff: float = 5.0           # seconds before the first retry, doubled each time
+    max_wait: float = 600.0        # the longest single wait (a Retry-After beyond it is cut to it)
+    user_agent: str = USER_AGENT
+    requests_made: int = 0
+    _last: float = field(default=0.0, repr=False)
+    _session: requests.Session = field(default_factory=requests.Session, repr=False)
+
+    def __post_init__(self):
+        if self.rate <= 0:
+            raise ValueError("rate must be above 0 requests per second")
+        self._session.headers["User-Agent"] = self.user_agent
+
+    def get(self, url: str, params=None) -> Answer:
+        """The answer to GET ``url`` (redirects are not followed: a capture of a redirect is a capture).
+        A 429 or 5xx is retried; after the last retry it is returned as it is."""
+        attempt = 0
+        while True:
+            self._pace()
+            try:
+                answer = self._get(url, params)
+            except FetchError as exc:
+                if attempt >= self.retries:
+                    raise
+                wait = self._backoff(attempt)
+                log.warning("%s: %s; retry %d of %d in %.0f s", url, exc, attempt + 1, self.retries, wait)
+            else:
+                if answer.status not in RETRY_STATUSES or attempt >= self.retries:
+                    return answer
+                wait = self._retry_after(answer) or self._backoff(attempt)
+                log.warning("%s: HTTP %d; retry %d of %d in %.0f s", url, answer.status, attempt + 1,
+                            self.retries, wait)
+            attempt += 1
+            time.sleep(wait)
+
+    def _get(self, url: str, params) -> Answer:
+        self.requests_made += 1
+        try:
+            with self._session.get(url, params=params, timeout=self.timeout, stream=True,
+                                   allow_redirects=False) as response:
+                # decode_content=False: the body as the archive holds it (a gzip payload stays gzip);
+                # urllib3 checks the length against Content-Length and raises when it falls short.
+                body = response.raw.read(decode_content=False)
+                headers = list(response.raw.headers.items())
+                return Answer(response.status_code, response.reason or "", headers, body)
+        except requests.exceptions.ConnectTimeout as exc:
+            raise FetchError("timeout", f"no connection within {self.timeout:.0f} s ({exc})") from exc
+        except requests.exceptions.ConnectionError as exc:
+            raise FetchError("unreachable", f"cannot connect: {_reason(exc)}") from exc
+        except (requests.exceptions.Timeout, urllib3.exceptions.ReadTimeoutError) as exc:
+            raise FetchError("timeout", f"no data for {self.timeout:.0f} s") from exc
+        except (urllib3.exceptions.ProtocolError, urllib3.exceptions.IncompleteRead) as exc:
+            raise FetchError("truncated", f"the body ended early ({_reason(exc)})") from exc
+
+    def _pace(self) -> None:
+        wait = self._last + 1 / self.rate - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self._last = time.monotonic()
+
+    def _backoff(self, attempt: int) -> float:
+        return min(self.backoff * 2 ** attempt, self.max_wait)
+
+    def _retry_after(self, answer: Answer) -> float | None:
+        value = next((v for k, v in answer.headers if k.lower() == "retry-after"), None)
+        if value is None:
+            return None
+        value = value.strip()
+        if value.isdigit():
+            return min(float(value), self.max_wait)
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        return min(max((when - datetime.now(timezone.utc)).total_seconds(), 0.0), self.max_wait)
+
+
+def _reason(exc: BaseException) -> str:
+    """The innermost cause's message, without urllib3's object reprs."""
+    while exc.__context__ is not None and exc.__cause__ is None and exc.__context__ is not exc:
+        exc = exc.__context__
+    text = str(exc.args[0] if exc.args else exc)
+    return text if len(text) < 300 else text[:300] + "…"
