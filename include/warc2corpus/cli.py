@@ -469,6 +469,9 @@ def build_parser() -> argparse.ArgumentParser:
     from warc2corpus import cli_api  # serve (the research API standalone), tokens
 
     cli_api.add_commands(commands)
+    from warc2corpus import cli_harvest  # harvest (from a Wayback Machine)
+
+    cli_harvest.add_commands(commands)
     return parser
 
 

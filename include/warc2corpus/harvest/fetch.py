@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email.utils
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -123,8 +124,9 @@ class PoliteSession:
 
 
 def _reason(exc: BaseException) -> str:
-    """The innermost cause's message, without urllib3's object reprs."""
-    while exc.__context__ is not None and exc.__cause__ is None and exc.__context__ is not exc:
-        exc = exc.__context__
-    text = str(exc.args[0] if exc.args else exc)
+    """What went wrong, without urllib3's wrappers: the system's error when there is one."""
+    text = str(exc)
+    found = re.search(r"\[Errno -?\d+\] [^\"')]+|Name or service not known|timed out|IncompleteRead\([^)]*\)", text)
+    if found:
+        return found.group(0).strip()
     return text if len(text) < 300 else text[:300] + "…"
