@@ -442,3 +442,28 @@ def test_harvested_warcs_give_the_same_documents_as_the_originals(wayback, sampl
                                  monkeypatch, capsys)
     assert len(original) >= 2
     assert harvested == original
+
+
+def test_a_wayback_crawl_job_harvests_its_data_interval_and_discovery_takes_it(wayback, tmp_path, corpus_db,
+                                                                                monkeypatch):
+    from datetime import datetime, timezone
+
+    from warc2corpus import tasks
+    from warc2corpus.crawljobs import load_crawl_jobs
+
+    config = tmp_path / "config" / "crawl_jobs.yaml"
+    config.parent.mkdir()
+    config.write_text(f"crawl_jobs:\n  - {{name: news, kind: wayback, directory: {tmp_path / 'news'}, cdx: {wayback}, "
+                      f"url: [nrk.no, dagbladet.no], match: domain, rate: 50}}\n")
+    monkeypatch.setenv("WARC2CORPUS_SETTLE_SECONDS", "600")  # harvested files need no settle time
+    [job] = load_crawl_jobs(config)
+    day = (datetime(2024, 8, 5, tzinfo=timezone.utc), datetime(2024, 8, 6, tzinfo=timezone.utc))
+    summary = harvesting.harvest_crawl_job(job, interval=day)  # the day of the NRK capture only
+    assert summary["counts"]["captures"] == 1 and summary["counts"]["written"] == 1
+    [selected] = tasks.discover(job, interval=day)
+    assert Path(selected["warc_file"]).name.startswith("WAYBACK-20240805150955000-")
+    # a manual run (no interval, no from/to in the job) harvests everything not harvested yet
+    summary = harvesting.harvest_crawl_job(job)
+    assert summary["counts"]["already_harvested"] == 1 and summary["counts"]["written"] == 1
+    assert summary["counts"]["revisits"] == 1
+    assert len(tasks.discover(job)) == 3

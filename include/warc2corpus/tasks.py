@@ -72,7 +72,8 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
     be looked at is logged and skipped.
     """
     selected, seen, waiting = [], 0, 0
-    settle = ledger.settle_seconds()
+    # A harvest writes NAME.open and renames it when complete: its *.warc.gz files need no settle time.
+    settle = 0 if job.wayback else ledger.settle_seconds()
     first_looks = {}
     for path in job.warc_files():
         try:

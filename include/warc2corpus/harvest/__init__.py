@@ -262,3 +262,34 @@ def _one(capture: Capture, base: str, session: PoliteSession, ledger: Ledger, re
     ledger.append({**entry, "status": "written", "digest": digest, "record_id": record_id,
                    "file": warc.path.name, "end": end})
     counts["written"] += 1
+
+
+class HarvestIncomplete(Exception):
+    """A crawl job's harvest left captures or queries for later; what was written is kept (the DAG's
+    task fails so that Airflow retries it, and discovery goes on with what is there)."""
+
+
+def harvest_crawl_job(job, interval: tuple[datetime, datetime] | None = None) -> dict:
+    """The DAG's harvest task for a crawl job of kind ``wayback``: harvest into the job's directory the
+    captures of its data interval (``to`` is the second before the interval's end), or, for a run
+    without one (a manual run), those of the job's own ``from``/``to`` (everything when it sets none).
+    The ledger makes every run fetch only what no run fetched before. Returns the counts; raises
+    :class:`HarvestIncomplete` after the whole harvest when something failed."""
+    source = job.wayback
+    if source is None:
+        raise ValueError(f"crawl job {job.name} is not of kind wayback")
+    if interval is not None:
+        start, end = interval
+        from_ = start.astimezone(timezone.utc).strftime("%Y%m%d%H%M%S")
+        to = datetime.fromtimestamp(end.timestamp() - 1, timezone.utc).strftime("%Y%m%d%H%M%S")
+    else:
+        from_, to = source.from_, source.to
+    result = harvest(source.cdx, source.urls, job.directory, replay=source.replay, match=source.match,
+                     from_=from_, to=to, filters=source.filters, collapse=source.collapse,
+                     rate=source.rate or DEFAULT_RATE)
+    log.info("crawl job %s: harvested from %s (%s to %s): %s", job.name, source.cdx, from_ or "the first capture",
+             to or "the last", dict(result.counts))
+    if not result.complete:
+        raise HarvestIncomplete(f"crawl job {job.name}: not everything was harvested; the next attempt "
+                                f"fetches only what is missing: " + "; ".join(result.messages[:20]))
+    return {"crawl_job": job.name, "counts": dict(result.counts), "files": result.files}
