@@ -11,8 +11,9 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-import requests
-import urllib3.exceptions
+from urllib.parse import urlencode
+
+import urllib3
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +51,11 @@ class PoliteSession:
     user_agent: str = USER_AGENT
     requests_made: int = 0
     _last: float = field(default=0.0, repr=False)
-    _session: requests.Session = field(default_factory=requests.Session, repr=False)
+    _pool: urllib3.PoolManager = field(default_factory=urllib3.PoolManager, repr=False)
 
     def __post_init__(self):
         if self.rate <= 0:
             raise ValueError("rate must be above 0 requests per second")
-        self._session.headers["User-Agent"] = self.user_agent
 
     def get(self, url: str, params=None) -> Answer:
         """The answer to GET ``url`` (redirects are not followed: a capture of a redirect is a capture).
@@ -81,19 +81,26 @@ class PoliteSession:
 
     def _get(self, url: str, params) -> Answer:
         self.requests_made += 1
+        if params:
+            url = f"{url}{'&' if '?' in url else '?'}{urlencode(params)}"
+        # urllib3 itself, not requests: requests reads (and decodes) the body of a redirect it does not
+        # follow, and a capture of a redirect must keep its body as archived.
         try:
-            with self._session.get(url, params=params, timeout=self.timeout, stream=True,
-                                   allow_redirects=False) as response:
-                # decode_content=False: the body as the archive holds it (a gzip payload stays gzip);
-                # urllib3 checks the length against Content-Length and raises when it falls short.
-                body = response.raw.read(decode_content=False)
-                headers = list(response.raw.headers.items())
-                return Answer(response.status_code, response.reason or "", headers, body)
-        except requests.exceptions.ConnectTimeout as exc:
-            raise FetchError("timeout", f"no connection within {self.timeout:.0f} s ({exc})") from exc
-        except requests.exceptions.ConnectionError as exc:
+            response = self._pool.request("GET", url, headers={"User-Agent": self.user_agent}, redirect=False,
+                                          retries=False, preload_content=False, decode_content=False,
+                                          timeout=urllib3.Timeout(connect=self.timeout, read=self.timeout))
+            try:
+                # the body as the archive holds it (a gzip payload stays gzip); urllib3 checks its length
+                # against Content-Length and raises when it falls short
+                body = response.read(decode_content=False)
+            finally:
+                response.release_conn()
+            return Answer(response.status, response.reason or "", list(response.headers.items()), body)
+        except (urllib3.exceptions.NewConnectionError, urllib3.exceptions.NameResolutionError) as exc:
             raise FetchError("unreachable", f"cannot connect: {_reason(exc)}") from exc
-        except (requests.exceptions.Timeout, urllib3.exceptions.ReadTimeoutError) as exc:
+        except urllib3.exceptions.ConnectTimeoutError as exc:  # (NewConnectionError is one too)
+            raise FetchError("timeout", f"no connection within {self.timeout:.0f} s") from exc
+        except urllib3.exceptions.ReadTimeoutError as exc:
             raise FetchError("timeout", f"no data for {self.timeout:.0f} s") from exc
         except (urllib3.exceptions.ProtocolError, urllib3.exceptions.IncompleteRead) as exc:
             raise FetchError("truncated", f"the body ended early ({_reason(exc)})") from exc
