@@ -4,11 +4,9 @@ WARCs of ../shared/samples, with a fault-injecting proxy in front of it where a 
 
 from __future__ import annotations
 
-import gzip
 import http.client
 import io
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -262,6 +260,23 @@ def test_cdx_answers_in_every_form_and_what_is_not_cdx():
         cdx.query_params("example.com", from_="2019-01-01")
     assert harvesting.normalise_digest("sha1:" + "ab" * 20) == harvesting.normalise_digest(
         __import__("base64").b32encode(bytes.fromhex("ab" * 20)).decode())
+
+
+def test_progress_line_shows_counts_and_time_left():
+    from collections import Counter
+
+    from warc2corpus.cli_harvest import HarvestProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
+    progress = HarvestProgress(stream)
+    progress.started -= 10  # ten seconds in: one capture fetched, one harvested before, two to go
+    progress(Counter(captures=4, written=1, already_harvested=1), 2)
+    line = stream.getvalue()
+    assert "captures 2/4 (50%), 20 s left: 1 written" in line and "1 harvested before" in line
 
 
 # ---------------------------------------------------------------------------------------------

@@ -44,11 +44,6 @@ class Capture:
     def captured(self) -> datetime:
         return datetime.strptime(self.timestamp, "%Y%m%d%H%M%S").replace(tzinfo=timezone.utc)
 
-    @property
-    def is_revisit(self) -> bool:
-        """The archive holds a revisit record here (its digest is its original's)."""
-        return self.mimetype == "warc/revisit"
-
 
 def query_params(url: str, *, match: str = "exact", from_: str | None = None, to: str | None = None,
                  filters: tuple[str, ...] = (), collapse: tuple[str, ...] = ()) -> list[tuple[str, str]]:
