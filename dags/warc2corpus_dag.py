@@ -1,6 +1,6 @@
 """The warc2corpus DAG: one task group per crawl job in config/crawl_jobs.yaml.
 
-discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load;
+[harvest ->] discover -> extract (one task per WARC) -> autocat -> refresh_allow_list -> filter -> deduplicate -> load;
 then, once for all groups, corpus_updated: the corpus asset's event, with the run's counts in its
 metadata. What is derived from the corpus runs from that asset (DAG warc2corpus_derived).
 Thin by design: every task hands its work to the stage of its name in ``warc2corpus.stages`` and
@@ -56,6 +56,20 @@ def _run_interval(context) -> tuple | None:
 
 
 @task
+def harvest(crawl_job: str):
+    """Crawl jobs of kind wayback: the captures of the run's interval into the job's directory."""
+    from warc2corpus.stages import per_run
+    from warc2corpus.stages.crawljobs import crawl_job as find_crawl_job
+
+    context = get_current_context()
+    selected = context["params"]["crawl_jobs"] or []
+    if selected and crawl_job not in selected:
+        return None
+    return per_run.harvest(find_crawl_job(crawl_job), interval=_run_interval(context))
+
+
+# all_done: a harvest that failed for good (its retries spent) still lets discovery take what it wrote.
+@task(trigger_rule="all_done")
 def discover(crawl_job: str):
     from warc2corpus.stages import per_run
     from warc2corpus.stages.crawljobs import crawl_job as find_crawl_job
@@ -159,7 +173,10 @@ with DAG(
     loaded = []
     for job in CRAWL_JOBS:
         with TaskGroup(group_id=job.name, tooltip=job.description):
-            extracted = extract.expand(warc=discover(job.name))
+            found = discover(job.name)
+            if job.wayback:
+                harvest(job.name) >> found
+            extracted = extract.expand(warc=found)
             allow_list = refresh_allow_list(job.name)
             autocat(extracted) >> allow_list
             loaded.append(load.expand(manifest=deduplicate.expand(

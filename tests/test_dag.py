@@ -56,6 +56,50 @@ def test_one_task_group_per_crawl_job(tmp_path, monkeypatch):
         assert dag.get_task(f"nb_2019.{stage}").map_index_template == "{{ warc }}"
 
 
+def test_a_wayback_crawl_job_harvests_before_it_discovers(tmp_path, monkeypatch):
+    from airflow.dag_processing.dagbag import DagBag
+
+    config = tmp_path / "config" / "crawl_jobs.yaml"
+    config.parent.mkdir()
+    config.write_text("crawl_jobs:\n"
+                      "  - {name: plain, directory: /data/plain}\n"
+                      "  - name: nrk_wayback\n"
+                      "    kind: wayback\n"
+                      "    directory: /data/nrk\n"
+                      "    cdx: https://web.archive.org/cdx/search/cdx\n"
+                      "    url: nrk.no\n"
+                      "    match: domain\n"
+                      "    filter: [statuscode:200, mimetype:text/html]\n"
+                      "    collapse: digest\n"
+                      "    rate: 0.25\n")
+    monkeypatch.setenv("WARC2CORPUS_CRAWL_JOBS", str(config))
+    bag = DagBag(dag_folder=str(ROOT / "dags"))
+    assert bag.import_errors == {}
+    dag = bag.dags["warc2corpus"]
+    assert dag.get_task("nrk_wayback.harvest").downstream_task_ids == {"nrk_wayback.discover"}
+    assert dag.get_task("nrk_wayback.discover").trigger_rule == "all_done"
+    assert dag.get_task("nrk_wayback.harvest").retries == 2
+    assert "plain.harvest" not in dag.task_ids and not dag.get_task("plain.discover").upstream_task_ids
+    from warc2corpus.stages.crawljobs import crawl_job
+
+    source = crawl_job("nrk_wayback").wayback
+    assert (source.urls, source.match, source.filters, source.collapse, source.rate) == (
+        ("nrk.no",), "domain", ("statuscode:200", "mimetype:text/html"), ("digest",), 0.25)
+
+
+def test_a_wayback_crawl_job_needs_its_source(tmp_path):
+    from warc2corpus.stages.crawljobs import ConfigError, load_crawl_jobs
+
+    config = tmp_path / "config" / "crawl_jobs.yaml"
+    config.parent.mkdir()
+    config.write_text("crawl_jobs:\n  - {name: w, kind: wayback, directory: /data/w, url: nrk.no}\n")
+    with pytest.raises(ConfigError, match="needs 'cdx'"):
+        load_crawl_jobs(config)
+    config.write_text("crawl_jobs:\n  - {name: w, kind: ftp, directory: /data/w}\n")
+    with pytest.raises(ConfigError, match="known kinds"):
+        load_crawl_jobs(config)
+
+
 def test_wiring_order():
     dag = load_dag_module().dag
     expected_edges = [("discover", "extract"), ("extract", "autocat"), ("autocat", "refresh_allow_list"),

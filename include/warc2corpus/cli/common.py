@@ -14,6 +14,15 @@ def fail(message: str) -> None:
     raise SystemExit(EXIT_BAD_INPUT)
 
 
+def duration(seconds: float) -> str:
+    """A time left or taken, as a person reads it: 40 s, 12 min, 3.5 h."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def current_user() -> str:
     """The person a decision or a token is recorded as made by."""
     import getpass

@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from warc2corpus.cli.common import EXIT_NOT_ALL_TAKEN, fail
+from warc2corpus.cli.common import EXIT_NOT_ALL_TAKEN, duration, fail
 from warc2corpus.formatting import format_table
 
 
@@ -92,7 +92,7 @@ class Progress:
             read = sum(self.sizes.get(f, 0) for f in self.files_done) + min(position, self.sizes.get(warc_file, 0))
             fraction = read / self.total
             left = elapsed * (1 - fraction) / fraction if fraction > 0.001 else None
-            share = f"{100 * fraction:.0f}%" + (f", {_duration(left)} left" if left is not None else "") + ", "
+            share = f"{100 * fraction:.0f}%" + (f", {duration(left)} left" if left is not None else "") + ", "
         self.stream.write(f"\r{Path(warc_file).name}: {share}{counts['records']} records read, "
                           f"{counts['documents']} documents, {rate:.1f} docs/s   ")
         self.stream.flush()
@@ -102,14 +102,6 @@ class Progress:
         if self.enabled and self.last:
             self._draw(*self.last, time.monotonic())
             self.stream.write("\n")
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 SUMMARY_COLUMNS = ("WARC", "status", "records", "documents", "skipped", "filtered", "empty",
@@ -457,6 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
     from warc2corpus.cli import api as cli_api  # serve (the research API standalone), tokens
 
     cli_api.add_commands(commands)
+    from warc2corpus.cli import harvest as cli_harvest  # harvest (from a Wayback Machine)
+
+    cli_harvest.add_commands(commands)
     return parser
 
 

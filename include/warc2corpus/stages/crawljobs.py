@@ -5,6 +5,17 @@
         directory: demo/warcs          # relative paths are relative to the config file's folder's parent
         glob: "*.warc.gz"
         description: Bundled demo news world
+      - name: nrk_wayback
+        kind: wayback                  # harvest from a Wayback Machine into `directory` before discovering
+        directory: var/harvest/nrk
+        cdx: https://web.archive.org/cdx/search/cdx
+        url: [nrk.no]                  # one or more URL patterns
+        match: domain                  # exact (default), prefix, host, domain
+        filter: [statuscode:200, mimetype:text/html]
+        collapse: [digest]
+        rate: 0.5                      # requests per second at most
+        from: "2019"                   # optional: the captures a manual run (no data interval) harvests
+        to: "2019"
 """
 
 from __future__ import annotations
@@ -30,11 +41,27 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class WaybackSource:
+    """Where a crawl job of kind ``wayback`` harvests from (see :mod:`warc2corpus.harvest`)."""
+
+    cdx: str
+    urls: tuple[str, ...]
+    match: str = "exact"
+    filters: tuple[str, ...] = ()
+    collapse: tuple[str, ...] = ()
+    rate: float | None = None          # None: the harvest's default
+    replay: str | None = None
+    from_: str | None = None           # what a run without a data interval harvests
+    to: str | None = None
+
+
+@dataclass(frozen=True)
 class CrawlJob:
     name: str
     directory: Path
     glob: str = "*.warc.gz"
     description: str = ""
+    wayback: WaybackSource | None = None  # kind wayback: harvested into ``directory`` before discovery
 
     def warc_files(self) -> list[Path]:
         """The job's WARC files, sorted; files still being written (``*.open``) are left out. An
@@ -86,6 +113,9 @@ def load_crawl_jobs(path: str | Path | None = None) -> list[CrawlJob]:
         if not entry.get("directory"):
             raise ConfigError(f"{path}: crawl job {name!r} has no 'directory'")
         seen.add(name)
+        kind = entry.get("kind", "warc")
+        if kind not in ("warc", "wayback"):
+            raise ConfigError(f"{path}: crawl job {name!r} has kind {kind!r}; known kinds: warc, wayback")
         directory = Path(str(entry["directory"])).expanduser()
         jobs.append(
             CrawlJob(
@@ -93,9 +123,32 @@ def load_crawl_jobs(path: str | Path | None = None) -> list[CrawlJob]:
                 directory=directory if directory.is_absolute() else root / directory,
                 glob=str(entry.get("glob") or "*.warc.gz"),
                 description=str(entry.get("description") or ""),
+                wayback=_wayback(path, name, entry) if kind == "wayback" else None,
             )
         )
     return jobs
+
+
+def _wayback(path: Path, name: str, entry: dict) -> WaybackSource:
+    def strings(key: str) -> tuple[str, ...]:
+        value = entry.get(key) or []
+        value = [value] if isinstance(value, str) else value
+        if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
+            raise ConfigError(f"{path}: crawl job {name!r}: '{key}' must be a string or a list of strings")
+        return tuple(str(v) for v in value)
+
+    if not entry.get("cdx") or not strings("url"):
+        raise ConfigError(f"{path}: crawl job {name!r} of kind wayback needs 'cdx' (the CDX server's URL) "
+                          "and 'url' (one or more URL patterns)")
+    rate = entry.get("rate")
+    if rate is not None and (not isinstance(rate, (int, float)) or rate <= 0):
+        raise ConfigError(f"{path}: crawl job {name!r}: 'rate' must be a number of requests per second above 0")
+    return WaybackSource(
+        cdx=str(entry["cdx"]), urls=strings("url"), match=str(entry.get("match") or "exact"),
+        filters=strings("filter"), collapse=strings("collapse"), rate=float(rate) if rate is not None else None,
+        replay=str(entry["replay"]) if entry.get("replay") else None,
+        from_=str(entry["from"]) if entry.get("from") is not None else None,
+        to=str(entry["to"]) if entry.get("to") is not None else None)
 
 
 def crawl_job(name: str, path: str | Path | None = None) -> CrawlJob:

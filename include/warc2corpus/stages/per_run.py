@@ -27,6 +27,34 @@ def _describe_interval(interval: tuple[datetime, datetime] | None) -> str:
     return f"captured from {start.isoformat()} to {end.isoformat()}"
 
 
+def harvest(job: CrawlJob, interval: tuple[datetime, datetime] | None = None) -> dict:
+    """Crawl jobs of kind ``wayback``: harvest into the job's directory the captures of its data
+    interval (``to`` is the second before the interval's end), or, for a run without one (a manual
+    run), those of the job's own ``from``/``to`` (everything when it sets none). The harvest's ledger
+    makes every run fetch only what no run fetched before. Returns the counts; raises
+    :class:`harvest.HarvestIncomplete` after the whole harvest when something failed."""
+    from warc2corpus.harvest import DEFAULT_RATE, HarvestIncomplete, harvest as harvest_captures
+
+    source = job.wayback
+    if source is None:
+        raise ValueError(f"crawl job {job.name} is not of kind wayback")
+    if interval is not None:
+        start, end = interval
+        from_ = start.astimezone(timezone.utc).strftime("%Y%m%d%H%M%S")
+        to = datetime.fromtimestamp(end.timestamp() - 1, timezone.utc).strftime("%Y%m%d%H%M%S")
+    else:
+        from_, to = source.from_, source.to
+    result = harvest_captures(source.cdx, source.urls, job.directory, replay=source.replay, match=source.match,
+                              from_=from_, to=to, filters=source.filters, collapse=source.collapse,
+                              rate=source.rate or DEFAULT_RATE)
+    log.info("crawl job %s: harvested from %s (%s to %s): %s", job.name, source.cdx, from_ or "the first capture",
+             to or "the last", dict(result.counts))
+    if not result.complete:
+        raise HarvestIncomplete(f"crawl job {job.name}: not everything was harvested; the next attempt "
+                                f"fetches only what is missing: " + "; ".join(result.messages[:20]))
+    return {"crawl_job": job.name, "counts": dict(result.counts), "files": result.files}
+
+
 def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None,
              reprocess: bool = False, run_id: str | None = None) -> list[WarcToProcess]:
     """Register the job's WARC files in the ledger; return those this run should process.
@@ -40,7 +68,8 @@ def discover(job: CrawlJob, *, interval: tuple[datetime, datetime] | None = None
     leaves out those another run is processing (see :func:`ledger.claim`).
     """
     selected, seen, waiting = [], 0, 0
-    settle = ledger.settle_seconds()
+    # A harvest writes NAME.open and renames it when complete: its *.warc.gz files need no settle time.
+    settle = 0 if job.wayback else ledger.settle_seconds()
     first_looks = {}
     for path in job.warc_files():
         try:
