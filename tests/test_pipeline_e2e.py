@@ -169,3 +169,37 @@ def test_a_crashed_load_leaves_nothing_of_the_file(corpus_db, staging_dir, monke
     monkeypatch.setattr(ledger, "mark", real_mark)
     tasks.run_files([DEMO_WARCS / WARC_1], "demo")
     assert len(corpus_snapshot(corpus_db)["documents"]) == 7
+
+
+def test_the_runs_counts_show_with_the_run_in_airflows_api(demo_run, corpus_db, tmp_path, monkeypatch):
+    """The corpus asset's event carries the run's counts; Airflow's UI shows it on the run's "Asset Events"
+    tab, which asks the REST API for the events of that run, as this test does."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from airflow.api_fastapi.app import create_app, purge_cached_app
+
+    passwords = tmp_path / "passwords.json"
+    passwords.write_text(json.dumps({"operator": "operator-secret-3"}))
+    monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS", "False")
+    monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS", "operator:viewer")
+    monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE", str(passwords))
+    dag, snapshot = demo_run
+    purge_cached_app()
+    with TestClient(create_app(apps="core")) as client:
+        token = client.post("/auth/token", json={"username": "operator", "password": "operator-secret-3"})
+        client.headers["Authorization"] = f"Bearer {token.json()['access_token']}"
+        runs = client.get(f"/api/v2/dags/{dag.dag_id}/dagRuns", params={"order_by": "-start_date", "limit": 1})
+        run_id = runs.json()["dag_runs"][0]["dag_run_id"]
+        events = client.get("/api/v2/assets/events", params={"source_dag_id": dag.dag_id, "source_run_id": run_id})
+        assert events.status_code == 200, events.text
+    purge_cached_app()
+    [event] = events.json()["asset_events"]
+    assert event["name"] == "warc2corpus_corpus" and event["source_task_id"] == "corpus_updated"
+    counts = event["extra"]
+    assert counts["files"] == {"loaded": 3}
+    assert counts["new_documents"] == len(snapshot["documents"]) == len(EXPECTED_DOCUMENTS)
+    assert counts["not_new_by_reason"] == {"duplicate": 1, "empty_text": 1, "host_rejected": 2, "host_uncertain": 2,
+                                           "host_unassessed": 1, "http_status": 1, "not_a_response": 3,
+                                           "not_html": 1}
