@@ -90,7 +90,7 @@ def _evidence(detail: dict | None) -> str:
     foreign = (latest.get("evidence") or {}).get("foreign") or []
     if foreign:
         lines += f"<li>foreign editor lines (never count): {_e([f.get('text', f) for f in foreign])}</li>"
-    return f'<span class="muted">{_e(latest["day"])}</span><ul class="ev">{lines}</ul>'
+    return f'<div class="muted">pages read on {_e(latest["day"])}:</div><ul class="ev">{lines}</ul>'
 
 
 def _effect(params) -> str:
