@@ -11,8 +11,9 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 from test_api import demo_url, serve  # noqa: F401  (the demo corpus fixture and the real server)
-from warc2corpus import research
-from warc2corpus.research.client import Corpus, Source, Unreachable, connect
+from warc2corpus import db, research
+from warc2corpus.research import auth
+from warc2corpus.research.client import ApiError, Corpus, Source, Unreachable, connect
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +87,7 @@ def _closed_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_clear_errors(api, demo_url, monkeypatch):  # noqa: F811
+def test_clear_errors(api, demo_url, monkeypatch, tmp_path):  # noqa: F811
     with pytest.raises(Unreachable, match="cannot be reached.*warc2corpus serve"):
         Corpus(languages=["nob"], source=f"http://127.0.0.1:{_closed_port()}/corpus")
     for url in (api, demo_url):
@@ -101,6 +102,16 @@ def test_clear_errors(api, demo_url, monkeypatch):  # noqa: F811
                 Corpus.from_id("nosuchcorp", source=source)
     with pytest.raises(research.BadRequest, match="API URL .* or a database URL"):
         connect("ftp://example.org")
+    # a server that requires a token: refused without one, answered with one
+    with serve(demo_url, tmp_path / "serve.log", require_token="1") as (base, _):
+        with pytest.raises(ApiError, match="requires a token") as refused:
+            connect(base + "/corpus").collection()
+        assert refused.value.status == 401
+        with db.connect(demo_url) as conn:
+            token = auth.create_token(conn, "a researcher", scope="research", by="test")["token"]
+            conn.commit()
+        with connect(base + "/corpus", token=token) as source:
+            assert Corpus(languages=["nno"], source=source).size == 2
     monkeypatch.setenv("WARC2CORPUS_RESEARCH", demo_url)
     with connect() as source:
         assert source.collection()["texts"] == 10
