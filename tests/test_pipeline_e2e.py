@@ -172,8 +172,8 @@ def test_a_crashed_load_leaves_nothing_of_the_file(corpus_db, staging_dir, monke
 
 
 def test_the_runs_counts_show_with_the_run_in_airflows_api(demo_run, corpus_db, tmp_path, monkeypatch):
-    """The corpus asset's event carries the run's counts; Airflow's UI shows it on the run's "Asset Events"
-    tab, which asks the REST API for the events of that run, as this test does."""
+    """The corpus asset's event carries the run's counts: Airflow's REST API gives them by the run's id, and the
+    run's page in the UI shows them in its tab "Corpus counts" (an external view of the run), behind the login."""
     import json
 
     from fastapi.testclient import TestClient
@@ -194,6 +194,11 @@ def test_the_runs_counts_show_with_the_run_in_airflows_api(demo_run, corpus_db, 
         run_id = runs.json()["dag_runs"][0]["dag_run_id"]
         events = client.get("/api/v2/assets/events", params={"source_dag_id": dag.dag_id, "source_run_id": run_id})
         assert events.status_code == 200, events.text
+        # the run's page has a tab "Corpus counts" (plugins/warc2corpus_run_counts.py) showing the same
+        views = {v["name"]: v for p in client.get("/api/v2/plugins").json()["plugins"] for v in p["external_views"]}
+        assert views["Corpus counts"]["destination"] == "dag_run"
+        page = client.get(views["Corpus counts"]["href"].format(DAG_ID=dag.dag_id, RUN_ID=run_id))
+        anonymous = client.get(f"/run-counts/{dag.dag_id}/{run_id}", headers={"Authorization": ""})
     purge_cached_app()
     [event] = events.json()["asset_events"]
     assert event["name"] == "warc2corpus_corpus" and event["source_task_id"] == "corpus_updated"
@@ -203,3 +208,8 @@ def test_the_runs_counts_show_with_the_run_in_airflows_api(demo_run, corpus_db, 
     assert counts["not_new_by_reason"] == {"duplicate": 1, "empty_text": 1, "host_rejected": 2, "host_uncertain": 2,
                                            "host_unassessed": 1, "http_status": 1, "not_a_response": 3,
                                            "not_html": 1}
+    assert anonymous.status_code == 401
+    assert page.status_code == 200, page.text
+    assert f"<th scope=\"row\">new_documents</th><td>{len(EXPECTED_DOCUMENTS)}</td>" in page.text
+    assert "<th scope=\"row\">host_uncertain</th><td>2</td>" in page.text
+    assert "<th scope=\"row\">files loaded</th><td>3</td>" in page.text
