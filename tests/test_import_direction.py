@@ -2,6 +2,7 @@
 
     cli -> stages -> (quality, research) -> store -> (autocat, text, reading) -> settings
     cli -> stages -> harvest (which touches nothing else of the package)
+    review (the operators' page, loaded by an Airflow plugin) -> research, store
 
 Every ``import`` counts, also one inside a function (that only delays it). A sub-package may import
 its own modules and those of the layers below it; ``text``, ``reading`` and ``autocat`` never touch
@@ -23,6 +24,7 @@ ALLOWED = {
     "stages": {"quality", "research", "store", "autocat", "text", "reading", "harvest"},
     "harvest": set(),
     "quality": {"store", "autocat", "text", "reading"},
+    "review": {"research", "store", "autocat", "text", "reading"},
     "research": {"store", "autocat", "text", "reading"},
     "store": {"autocat", "text", "reading"},
     "autocat": {"text", "reading"},

@@ -130,16 +130,18 @@ def test_rerun_and_reprocess_change_nothing(demo_run, corpus_db):
 
 
 def test_older_warc_loaded_after_newer_one_wins(corpus_db, staging_dir):
-    from warc2corpus.stages import run
+    from warc2corpus.stages import per_run, run
     from warc2corpus.store import db, publications
 
     with db.connect() as conn:  # the newer WARC alone holds no front page: accept the host by hand
         publications.decide(conn, FP, "accepted", by="test", note="demo")
         conn.commit()
-    run.run_files([DEMO_WARCS / WARC_2], "demo")
+    loads = run.run_files([DEMO_WARCS / WARC_2], "demo")
     newer = {d[2]: d for d in corpus_snapshot(corpus_db)["documents"] if d[1] == FP}
-    run.run_files([DEMO_WARCS / WARC_1], "demo")
+    loads += run.run_files([DEMO_WARCS / WARC_1], "demo")
     older = {d[2]: d for d in corpus_snapshot(corpus_db)["documents"] if d[1] == FP}
+    # the run's counts: the re-captured article is one duplicate in this order too (it was not counted at all)
+    assert per_run.corpus_updated(loads)["not_new_by_reason"]["duplicate"] == 1
 
     path = "/nyheter/2024/02/ferja-innstilt"
     assert newer[path][8].endswith(WARC_2)
@@ -171,3 +173,48 @@ def test_a_crashed_load_leaves_nothing_of_the_file(corpus_db, staging_dir, monke
     monkeypatch.setattr(ledger, "mark", real_mark)
     run.run_files([DEMO_WARCS / WARC_1], "demo")
     assert len(corpus_snapshot(corpus_db)["documents"]) == 7
+
+
+def test_the_runs_counts_show_with_the_run_in_airflows_api(demo_run, corpus_db, tmp_path, monkeypatch):
+    """The corpus asset's event carries the run's counts: Airflow's REST API gives them by the run's id, and the
+    run's page in the UI shows them in its tab "Corpus counts" (an external view of the run), behind the login."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from airflow.api_fastapi.app import create_app, purge_cached_app
+
+    passwords = tmp_path / "passwords.json"
+    passwords.write_text(json.dumps({"operator": "operator-secret-3"}))
+    monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS", "False")
+    monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS", "operator:viewer")
+    monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE", str(passwords))
+    dag, snapshot = demo_run
+    purge_cached_app()
+    with TestClient(create_app(apps="core")) as client:
+        token = client.post("/auth/token", json={"username": "operator", "password": "operator-secret-3"})
+        client.headers["Authorization"] = f"Bearer {token.json()['access_token']}"
+        runs = client.get(f"/api/v2/dags/{dag.dag_id}/dagRuns", params={"order_by": "-start_date", "limit": 1})
+        run_id = runs.json()["dag_runs"][0]["dag_run_id"]
+        events = client.get("/api/v2/assets/events", params={"source_dag_id": dag.dag_id, "source_run_id": run_id})
+        assert events.status_code == 200, events.text
+        # the run's page has a tab "Corpus counts" (plugins/warc2corpus_run_counts.py) showing the same
+        views = {v["name"]: v for p in client.get("/api/v2/plugins").json()["plugins"] for v in p["external_views"]}
+        assert views["Corpus counts"]["destination"] == "dag_run"
+        page = client.get(views["Corpus counts"]["href"].format(DAG_ID=dag.dag_id, RUN_ID=run_id))
+        anonymous = client.get(f"/run-counts/{dag.dag_id}/{run_id}", headers={"Authorization": ""})
+    purge_cached_app()
+    [event] = events.json()["asset_events"]
+    assert event["name"] == "warc2corpus_corpus" and event["source_task_id"] == "corpus_updated"
+    counts = event["extra"]
+    assert counts["files"] == {"loaded": 3}
+    assert counts["new_documents"] == len(snapshot["documents"]) == len(EXPECTED_DOCUMENTS)
+    # the re-captured article is one duplicate whichever of its two files the mapped loads load first
+    assert counts["not_new_by_reason"] == {"duplicate": 1, "empty_text": 1, "host_rejected": 2, "host_uncertain": 2,
+                                           "host_unassessed": 1, "http_status": 1, "not_a_response": 3,
+                                           "not_html": 1}
+    assert anonymous.status_code == 401
+    assert page.status_code == 200, page.text
+    assert f"<th scope=\"row\">new_documents</th><td>{len(EXPECTED_DOCUMENTS)}</td>" in page.text
+    assert "<th scope=\"row\">host_uncertain</th><td>2</td>" in page.text
+    assert "<th scope=\"row\">files loaded</th><td>3</td>" in page.text

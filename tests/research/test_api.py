@@ -452,7 +452,7 @@ def serve(url: str, log: Path, **limits: str):
         deadline = time.monotonic() + 60
         while True:
             try:
-                if httpx.get(base + "/corpus/collection", timeout=5).status_code == 200:
+                if httpx.get(base + "/corpus/openapi.json", timeout=5).status_code == 200:  # open with tokens required
                     break
             except httpx.HTTPError:
                 pass

@@ -168,6 +168,10 @@ def corpus_updated(results: Iterable[FileManifest]) -> dict:
         for group in ("skipped", "filtered"):
             not_new.update(counts.get(group, {}))
         not_new["empty_text"] += counts.get("empty_text", 0)
-        not_new["duplicate"] += counts.get("later_captures_in_file", 0) + load.get("later_capture_of_corpus_document", 0)
+        # a capture of a document already in the corpus is a duplicate whether it is later or earlier (an older
+        # file loaded after a newer one): the count must not depend on the order the files load in
+        not_new["duplicate"] += (counts.get("later_captures_in_file", 0)
+                                 + load.get("later_capture_of_corpus_document", 0)
+                                 + load.get("earlier_capture_of_corpus_document", 0))
     return {"files": dict(files), "records": records, "documents_extracted": extracted, "new_documents": new,
             "not_new_by_reason": {k: v for k, v in sorted(not_new.items()) if v}}

@@ -382,3 +382,27 @@ def flag_readmissions(conn: psycopg.Connection) -> int:
                WHERE r.warc_file = w.path AND r.stage = 'filter')"""
     )
     return cursor.rowcount
+
+
+def decision_history(conn: psycopg.Connection, limit: int = 200) -> list[dict]:
+    """People's decisions, newest first, with the host's status in force and its documents now (in the
+    corpus and withdrawn)."""
+    rows = conn.execute(
+        """SELECT d.id, d.host, d.status, d.note, d.decided_by, d.decided_at, s.status,
+                  (SELECT count(*) FROM documents x WHERE x.host = d.host AND NOT x.withdrawn),
+                  (SELECT count(*) FROM documents x WHERE x.host = d.host AND x.withdrawn)
+           FROM publication_decisions d LEFT JOIN host_status s USING (host)
+           ORDER BY d.id DESC LIMIT %s""", (limit,)).fetchall()
+    keys = ("id", "host", "decision", "note", "by", "at", "status_now", "documents", "withdrawn")
+    return [dict(zip(keys, r)) for r in rows]
+
+
+def files_to_readmit(conn: psycopg.Connection) -> list[dict]:
+    """The WARC files flagged to be processed again by the next run (a host they filtered out is accepted
+    now), with the hosts concerned."""
+    rows = conn.execute(
+        """SELECT w.path, w.crawl_job,
+                  array(SELECT DISTINCT r.host FROM rejections r JOIN allow_list a ON a.host = r.host
+                        WHERE r.warc_file = w.path AND r.stage = 'filter' ORDER BY r.host)
+           FROM warc_files w WHERE w.readmit ORDER BY w.path""").fetchall()
+    return [dict(zip(("path", "crawl_job", "hosts"), r)) for r in rows]
