@@ -123,7 +123,7 @@ def test_research_commands(corpus_db, capsys):
     code, out, _ = run_cli(capsys, "research", "freq", "--n", "2")
     assert out == "word,count,per_million\nhav,3,300000.0\nx,3,300000.0\n"
     code, out, err = run_cli(capsys, "research", "conc", "x", "--before", "20", "--after", "20")
-    assert code == 2 and err.startswith("error: window:")
+    assert code == 2 and err.startswith("warc2corpus: window:")
     assert json.loads(run_cli(capsys, "research", "summary")[1])["texts"] == 2
 
 

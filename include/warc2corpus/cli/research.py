@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
+from warc2corpus.cli.common import fail
+
 
 def add_commands(commands) -> None:
     research_parser = commands.add_parser("research", help="research access: the index, the collection, "
@@ -29,11 +31,6 @@ def add_commands(commands) -> None:
     freq.add_argument("--n", type=int, default=100)
     freq.add_argument("--ngram", type=int, default=1)
     freq.set_defaults(handler=cmd_freq)
-
-
-def _fail(exc) -> None:
-    print(f"error: {exc}", file=sys.stderr)
-    raise SystemExit(2)
 
 
 def cmd_index(args) -> None:
@@ -61,7 +58,7 @@ def cmd_conc(args) -> None:
             result = research.concordance(conn, args.query, corpus=args.corpus, before=args.before,
                                           after=args.after, limit=args.limit, offset=args.offset, seed=args.seed)
         except (research.BadRequest, research.NotFound, research.QueryTimeout) as exc:
-            _fail(exc)
+            fail(str(exc))
     print(f"{result['total']} hits", file=sys.stderr)
     for line in result["lines"]:
         print("\t".join(str(line[k] or "") for k in ("doc_id", "published", "publication", "left", "hit", "right")))
@@ -75,5 +72,5 @@ def cmd_freq(args) -> None:
             rows = research.frequencies(conn, corpus=args.corpus, n=args.n, ngram=args.ngram,
                                         words=args.words or None)
         except (research.BadRequest, research.NotFound, research.QueryTimeout) as exc:
-            _fail(exc)
+            fail(str(exc))
     sys.stdout.write(research.export(rows, "csv").decode("utf-8"))

@@ -311,11 +311,11 @@ def apply_migrations(conn: psycopg.Connection) -> list[int]:
             " applied_at timestamptz NOT NULL DEFAULT now())"
         )
         done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
-        for version, name, sql in migration_files():
+        for version, name, statements in migration_files():
             if version in done:
                 continue
             log.info("applying migration %04d_%s", version, name)
-            conn.execute(sql)
+            conn.execute(statements)
             conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (version, name))
             applied_now.append(version)
     conn.commit()
