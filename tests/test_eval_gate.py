@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,75 @@ def test_lang_reads_stdin_and_files(tmp_path, capsys, monkeypatch):
     assert json.loads(capsys.readouterr().out)["language"] == "nob"
     with pytest.raises(SystemExit):
         cli.main(["lang", str(tmp_path / "missing.txt")])
+
+
+def _date_page(folder, name: str, date: str) -> None:
+    import gzip
+
+    folder.mkdir(parents=True, exist_ok=True)
+    html = (f"<html><head><title>Kommunen</title><meta property='article:published_time' content='{date}T08:00:00Z'>"
+            "</head><body><article><h1>Kommunen</h1>" + "<p>Kommunestyret vedtok budsjettet etter et langt møte "
+            "i går kveld, og ordføreren var fornøyd med resultatet.</p>" * 3 + "</article></body></html>")
+    (folder / f"{name}.gz").write_bytes(gzip.compress(html.encode()))
+
+
+def test_other_page_sets_are_measured_without_pins(tmp_path, capsys):
+    """A samples folder holding only some sets (eval/gather_wider.py's halves): those are measured;
+    without --no-pins the gate fails on every pinned figure it could not measure."""
+    folder = tmp_path / "dates_mediacloud"
+    _date_page(folder / "html", "a.html", "2020-06-07")
+    _date_page(folder / "html", "b.html", "2020-09-21")
+    (folder / "eval.json").write_text(json.dumps({"https://example.no/a": {"file": "a.html", "date": "2020-06-07"},
+                                                  "https://example.no/b": {"file": "b.html", "date": "2020-01-01"}}))
+    cli.main(["eval", "--samples", str(tmp_path), "--no-pins", "--json"])
+    out = capsys.readouterr().out
+    figures = json.loads(out.splitlines()[-1])["figures"]
+    assert figures == {"date.mediacloud.accuracy": 0.5}
+    with pytest.raises(SystemExit) as failed:
+        cli.main(["eval", "--samples", str(tmp_path)])
+    assert failed.value.code == 1
+    assert "body.scrapinghub.f1: no longer measured" in capsys.readouterr().out
+
+
+def test_gather_wider_splits_fundus_pages_as_the_shared_flat_file(tmp_path):
+    """eval/gather_wider.py pairs fundus' pages with their parser versions by crawl date, writes the
+    body as summary + section headlines + paragraphs, leaves out pages the shared samples hold, and
+    puts each page in the same half every time."""
+    import gzip
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
+    import gather_wider
+
+    base = tmp_path / "fundus" / "tests" / "resources" / "parser" / "test_data" / "no"
+    base.mkdir(parents=True)
+    (base / "meta.info").write_text(json.dumps({
+        "Avis_2026_01_06.html.gz": {"url": "https://avis.no/b", "crawl_date": "2026-01-06 10:00:00"},
+        "Avis_2024_08_04.html.gz": {"url": "https://avis.no/a", "crawl_date": "2024-08-04 10:00:00"},
+        "Delt_2024_01_01.html.gz": {"url": "https://delt.no/c", "crawl_date": "2024-01-01 10:00:00"}}))
+    (base / "Avis.json").write_text(json.dumps({
+        "V1": {"title": "A", "publishing_date": "2024-08-04 09:00:00+02:00",
+               "body": {"summary": ["Ingress."], "sections": [{"headline": [], "paragraphs": ["En."]},
+                                                               {"headline": ["Mellomtittel"], "paragraphs": ["To."]}]}},
+        "V2": {"title": "B", "body": {"summary": [], "sections": [{"headline": [], "paragraphs": ["Ny."]}]}}}))
+    (base / "Delt.json").write_text(json.dumps({"V1": {"body": {"summary": ["Delt."], "sections": []}}}))
+    for name in ("Avis_2026_01_06.html.gz", "Avis_2024_08_04.html.gz", "Delt_2024_01_01.html.gz"):
+        (base / name).write_bytes(gzip.compress(b"<html><body><p>side</p></body></html>"))
+    repo = tmp_path / "fundus"
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
+        subprocess.run(["git", "-C", str(repo), *command], check=True)
+
+    counts: dict = {}
+    gather_wider.gather_fundus(gather_wider.Repo(repo), tmp_path / "out", {"Delt_2024_01_01.html.gz"}, counts)
+    rows = {}
+    for split in gather_wider.SPLITS:
+        for line in (tmp_path / "out" / split / "news_fundus" / "ground_truth_flat.jsonl").read_text().splitlines():
+            rows[json.loads(line)["file"]] = (split, json.loads(line))
+    assert counts["fundus_left_out"] == 1 and set(rows) == {"test_data/no/Avis_2024_08_04.html.gz",
+                                                            "test_data/no/Avis_2026_01_06.html.gz"}
+    split, old = rows["test_data/no/Avis_2024_08_04.html.gz"]
+    assert old["parser_version"] == "V1" and old["body_paragraphs"] == ["Ingress.", "En.", "Mellomtittel", "To."]
+    assert rows["test_data/no/Avis_2026_01_06.html.gz"][1]["body_paragraphs"] == ["Ny."]
+    assert split == gather_wider.split_of("fundus", "Avis_2024_08_04.html.gz")
+    assert (tmp_path / "out" / split / "news_fundus" / old["file"]).is_file()

@@ -335,10 +335,12 @@ def cmd_eval(args) -> None:
     if args.update_baseline:
         evaluation.write_baseline(report, baseline)
         print(f"baseline written: {baseline}")
-    pins = evaluation.load_baseline(baseline) if baseline.exists() else {}
+    pins = evaluation.load_baseline(baseline) if baseline.exists() and not args.no_pins else {}
     print(evaluation.format_report(report, pins))
     if args.json:
         print(json.dumps({"figures": report.values(), "details": report.details}, ensure_ascii=False))
+    if args.no_pins:
+        return
     if not pins:
         print(f"\nno baseline at {baseline}: nothing to compare (--update-baseline writes one)")
         raise SystemExit(1)
@@ -419,6 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--heldout", metavar="DIR", help="also measure nb.txt / nn.txt / da.txt sentence files "
                                                           "(one sentence a line) in DIR; not pinned")
     evaluate.add_argument("--update-baseline", action="store_true", help="pin the figures measured now")
+    evaluate.add_argument("--no-pins", action="store_true",
+                          help="print the figures only, no gate (for other page sets, e.g. eval/gather_wider.py's)")
     evaluate.add_argument("--json", action="store_true", help="also print the figures and details as JSON")
     evaluate.set_defaults(handler=cmd_eval)
 

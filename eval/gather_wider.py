@@ -1,0 +1,227 @@
+"""Gather a wider set of real pages with ground truth, for figures that must hold on pages we did not tune on.
+
+The shared samples (``../shared/samples``) hold 20 pages of the article-extraction benchmark, 50 of
+fundus' test pages and 20 of htmldate's evaluation: the pages the cleaning was developed on. Their
+source repositories hold many more of the same kinds. This script takes those repositories (a clone
+or a bare mirror of each, at the commit named below or any other, which it records), leaves out every
+page the shared samples already hold, and splits the rest by a hash of each page's name into two
+halves with the layout of the shared samples, so that ``warc2corpus eval --samples DIR --no-pins``
+measures them:
+
+    OUT/dev/       to look at while working
+    OUT/heldout/   not to be looked at until a change is finished and reported
+
+    extraction_scrapinghub_aeb/  ground-truth.json + html/<id>.html.gz        (scrapinghub, MIT)
+    news_fundus/                 ground_truth_flat.jsonl + test_data/<cc>/...  (flairNLP/fundus, MIT)
+    dates_htmldate_eval/         eval_default.json + html_bbaw/...            (adbar/htmldate, Apache-2.0: BBAW pages)
+    dates_mediacloud/            eval.json + html/...                         (adbar/htmldate: news pages, Media Cloud 2020)
+
+Each half gets a ``SOURCES.json`` naming the repositories, their commits and licences. The pages are
+third-party data: they are never copied into the project (OUT defaults to ``var/eval-wider``).
+
+    git clone https://github.com/scrapinghub/article-extraction-benchmark aeb
+    git clone https://github.com/flairNLP/fundus fundus
+    git clone https://github.com/adbar/htmldate htmldate
+    .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = {
+    "aeb": ("https://github.com/scrapinghub/article-extraction-benchmark", "MIT"),
+    "fundus": ("https://github.com/flairNLP/fundus", "MIT"),
+    "htmldate": ("https://github.com/adbar/htmldate", "Apache-2.0"),
+}
+SPLITS = ("dev", "heldout")
+
+
+def split_of(kind: str, name: str) -> str:
+    """dev or heldout, by a hash of the page's name: the same page always lands in the same half."""
+    return SPLITS[hashlib.sha1(f"{kind}:{name}".encode()).digest()[0] % 2]
+
+
+class Repo:
+    """A git repository (a clone or a bare mirror), read at its HEAD without a work tree."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.commit = self.git("rev-parse", "HEAD").decode().strip()
+
+    def git(self, *args: str) -> bytes:
+        try:
+            return subprocess.run(["git", "-C", str(self.path), *args], check=True, capture_output=True).stdout
+        except subprocess.CalledProcessError as exc:
+            raise SystemExit(f"gather_wider: git {' '.join(args)} in {self.path}: {exc.stderr.decode().strip()}")
+
+    def files(self, folder: str) -> list[str]:
+        return self.git("ls-tree", "-r", "--name-only", "HEAD", folder).decode().splitlines()
+
+    def read(self, path: str) -> bytes:
+        return self.git("show", f"HEAD:{path}")
+
+
+def write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def shared_names(samples: Path) -> dict[str, set[str]]:
+    """The pages the shared samples hold, by set: these are left out."""
+    names: dict[str, set[str]] = {"aeb": set(), "fundus": set(), "htmldate": set()}
+    aeb = samples / "extraction_scrapinghub_aeb" / "ground-truth.json"
+    if aeb.is_file():
+        names["aeb"] = set(json.loads(aeb.read_text(encoding="utf-8")))
+    fundus = samples / "news_fundus" / "ground_truth_flat.jsonl"
+    if fundus.is_file():
+        names["fundus"] = {Path(json.loads(line)["file"]).name
+                           for line in fundus.read_text(encoding="utf-8").splitlines() if line.strip()}
+    dates = samples / "dates_htmldate_eval" / "eval_default.json"
+    if dates.is_file():
+        names["htmldate"] = {row["file"] for row in json.loads(dates.read_text(encoding="utf-8")).values()}
+    return names
+
+
+def gather_aeb(repo: Repo, out: Path, leave_out: set[str], counts: dict) -> None:
+    truth = json.loads(repo.read("ground-truth.json"))
+    halves: dict[str, dict] = {split: {} for split in SPLITS}
+    for page_id, row in sorted(truth.items()):
+        if page_id in leave_out:
+            counts["aeb_left_out"] = counts.get("aeb_left_out", 0) + 1
+            continue
+        split = split_of("aeb", page_id)
+        target = out / split / "extraction_scrapinghub_aeb" / "html" / f"{page_id}.html.gz"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(repo.read(f"html/{page_id}.html.gz"))
+        halves[split][page_id] = row
+    for split, rows in halves.items():
+        write_text(out / split / "extraction_scrapinghub_aeb" / "ground-truth.json",
+                   json.dumps(rows, ensure_ascii=False, indent=1))
+        counts[f"aeb_{split}"] = len(rows)
+
+
+def _version_number(version: str) -> int:
+    match = re.fullmatch(r"V(\d+)(?:_\d+)?", version)
+    return int(match.group(1)) if match else 10 ** 6
+
+
+def _fundus_body(entry: dict) -> list[str]:
+    """Summary, then each section's headline and paragraphs, in order (the title apart), as the shared
+    ``ground_truth_flat.jsonl`` gives it."""
+    body = entry.get("body") or {}
+    paragraphs = list(body.get("summary") or [])
+    for section in body.get("sections") or []:
+        paragraphs += list(section.get("headline") or []) + list(section.get("paragraphs") or [])
+    return [p for p in paragraphs if p and p.strip()]
+
+
+def gather_fundus(repo: Repo, out: Path, leave_out: set[str], counts: dict) -> None:
+    base = "tests/resources/parser/test_data/"
+    files = repo.files(base)
+    rows: dict[str, list[dict]] = {split: [] for split in SPLITS}
+    for meta_path in sorted(p for p in files if p.endswith("/meta.info")):
+        country = meta_path[len(base):].split("/")[0]
+        meta = json.loads(repo.read(meta_path))
+        by_publisher: dict[str, list[tuple[str, dict]]] = {}
+        for name, info in meta.items():
+            by_publisher.setdefault(name.rsplit("_", 3)[0], []).append((name, info))
+        for publisher, pages in sorted(by_publisher.items()):
+            expected_path = f"{base}{country}/{publisher}.json"
+            if expected_path not in files:
+                counts["fundus_no_truth"] = counts.get("fundus_no_truth", 0) + len(pages)
+                continue
+            expected = json.loads(repo.read(expected_path))
+            versions = sorted(expected, key=_version_number)
+            pages.sort(key=lambda page: page[1].get("crawl_date") or "")
+            if len(versions) != len(pages):  # which page belongs to which parser version is then unclear
+                counts["fundus_unpaired"] = counts.get("fundus_unpaired", 0) + len(pages)
+                continue
+            for (name, info), version in zip(pages, versions):
+                if name in leave_out:
+                    counts["fundus_left_out"] = counts.get("fundus_left_out", 0) + 1
+                    continue
+                entry = expected[version]
+                paragraphs = _fundus_body(entry)
+                if not paragraphs or f"{base}{country}/{name}" not in files:
+                    counts["fundus_no_body"] = counts.get("fundus_no_body", 0) + 1
+                    continue
+                split = split_of("fundus", name)
+                target = out / split / "news_fundus" / "test_data" / country / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(repo.read(f"{base}{country}/{name}"))
+                rows[split].append({
+                    "file": f"test_data/{country}/{name}", "country": country, "publisher": publisher,
+                    "parser_version": version, "url": info.get("url"), "crawl_date": info.get("crawl_date"),
+                    "title": entry.get("title"), "authors": entry.get("authors"),
+                    "publishing_date": entry.get("publishing_date"), "topics": entry.get("topics"),
+                    "body_paragraphs": paragraphs})
+    for split, lines in rows.items():
+        write_text(out / split / "news_fundus" / "ground_truth_flat.jsonl",
+                   "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in lines))
+        counts[f"fundus_{split}"] = len(lines)
+
+
+def gather_htmldate(repo: Repo, out: Path, leave_out: set[str], counts: dict) -> None:
+    sets = (("eval_default.json", "tests/eval", "dates_htmldate_eval", "html_bbaw", "eval_default.json"),
+            ("eval_mediacloud_2020.json", "tests/test_set", "dates_mediacloud", "html", "eval.json"))
+    for truth_file, source, folder, pages_folder, target_file in sets:
+        truth = json.loads(repo.read(f"tests/{truth_file}"))
+        present = set(repo.files(source))
+        halves: dict[str, dict] = {split: {} for split in SPLITS}
+        for url, row in sorted(truth.items()):
+            name = row["file"]
+            if name in leave_out:
+                counts[f"{folder}_left_out"] = counts.get(f"{folder}_left_out", 0) + 1
+                continue
+            if f"{source}/{name}" not in present or not row.get("date"):
+                counts[f"{folder}_missing"] = counts.get(f"{folder}_missing", 0) + 1
+                continue
+            split = split_of(folder, name)
+            target = out / split / folder / pages_folder / f"{name}.gz"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(gzip.compress(repo.read(f"{source}/{name}"), mtime=0))
+            halves[split][url] = row
+        for split, rows in halves.items():
+            write_text(out / split / folder / target_file, json.dumps(rows, ensure_ascii=False, indent=1))
+            counts[f"{folder}_{split}"] = len(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--aeb", type=Path, required=True, help="a clone of scrapinghub/article-extraction-benchmark")
+    parser.add_argument("--fundus", type=Path, required=True, help="a clone of flairNLP/fundus")
+    parser.add_argument("--htmldate", type=Path, required=True, help="a clone of adbar/htmldate")
+    parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
+                        help="the shared samples, whose pages are left out (default: ../shared/samples)")
+    parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
+    args = parser.parse_args()
+    if not args.samples.is_dir():
+        parser.error(f"no shared samples at {args.samples}: without them the pages tuned on cannot be left out")
+    repos = {"aeb": Repo(args.aeb), "fundus": Repo(args.fundus), "htmldate": Repo(args.htmldate)}
+    leave_out = shared_names(args.samples)
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    counts: dict[str, int] = {}
+    gather_aeb(repos["aeb"], args.out, leave_out["aeb"], counts)
+    gather_fundus(repos["fundus"], args.out, leave_out["fundus"], counts)
+    gather_htmldate(repos["htmldate"], args.out, leave_out["htmldate"], counts)
+    sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
+               for key, repo in repos.items()}
+    for split in SPLITS:
+        write_text(args.out / split / "SOURCES.json", json.dumps(sources, indent=1) + "\n")
+    json.dump(counts, sys.stdout, indent=1, sort_keys=True)
+    print()
+
+
+if __name__ == "__main__":
+    main()
