@@ -11,9 +11,11 @@ reason: ``title`` (the headline repeated as the first paragraph: it is stored as
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
 (photo credits), ``boilerplate`` (short interface phrases: newsletter, subscription, sharing,
-cookie prompts), ``template`` (text the site's pages have in common, see ``template``) and
-``unnatural`` (see ``naturalness``). When trafilatura finds no text, the page's own content
-blocks that are not template (see ``template``) are the fallback text.
+cookie prompts), ``template`` (text the site's pages have in common, see ``template``),
+``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
+carries besides the one it names, removed before extraction: see ``articles``). When trafilatura
+finds no text, the page's own content blocks that are not template (see ``template``) are the
+fallback text.
 """
 
 from __future__ import annotations
@@ -173,17 +175,18 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     """
     import trafilatura
 
-    from warc2corpus.text import pagetype
+    from warc2corpus.text import articles, pagetype
 
     tree = parse(html) if tree is None else tree
     if tree is None:
         return Extracted()
     _prune_nested_articles(tree)
+    dropped: Counter = Counter()
+    dropped["other_article"] = articles.keep_named_article(tree).paragraphs
     links = _links(tree)
     document = trafilatura.bare_extraction(
         tree, url=url, with_metadata=True, include_comments=False, include_images=False
     )
-    dropped: Counter = Counter()
     title = (document.title or None) if document is not None else None
     paragraphs = split_paragraphs(document.text) if document is not None else []
     source = "trafilatura" if paragraphs else None
