@@ -320,6 +320,42 @@ def test_page_types(url, html, words, expected):
     assert pagetype.of_page(tree, url, None, words, 10, 0) == expected
 
 
+def _declaring(*types: str, og: str | None = None) -> str:
+    scripts = "".join(f'<script type="application/ld+json">{{"@type": "{t}"}}</script>' for t in types)
+    meta = f'<meta property="og:type" content="{og}">' if og else ""
+    return f"<html><head>{scripts}{meta}</head><body></body></html>"
+
+
+@pytest.mark.parametrize("url, html, words, expected", [
+    # A live blog is declared so, or lives under a live path, however long it is.
+    ("https://avis.example.no/nyheter/valget", _declaring("LiveBlogPosting", "NewsArticle"), 4000, "live_blog"),
+    ("https://www.nrk.no/direkte/valget-2025", _declaring(), 900, "live_blog"),
+    ("https://avis.example.no/nyheter/direkte-ekstremvaer-i-nord", _declaring(), 120, "live_blog"),
+    # Galleries and video pages: little running text and not typed as an article.
+    ("https://avis.example.no/galleri/17-mai-i-bildene", _declaring(), 80, "gallery"),
+    ("https://avis.example.no/nyheter/17-mai-123456", _declaring("ImageGallery"), 120, "gallery"),
+    ("https://avis.example.no/video/ferja-gikk-pa-grunn", _declaring(), 40, "video"),
+    ("https://www.example.com/watch?v=Lfw9H63g0OQ", _declaring(og="video.other"), 119, "video"),
+    ("https://avis.example.no/nyheter/klipp-123456", _declaring("VideoObject"), 60, "video"),
+    # An article that embeds a gallery or a video stays an article.
+    ("https://avis.example.no/nyheter/adblue-123456", _declaring("NewsArticle", "ImageGallery"), 998, "article"),
+    ("https://avis.example.no/nyheter/debatten-123456", _declaring("NewsArticle", "VideoObject"), 120, "article"),
+    ("https://avis.example.no/galleri/arets-bilder", _declaring(), 800, "article"),
+    ("https://avis.example.no/nyheter/live-musikk-i-byen", _declaring("NewsArticle"), 500, "article"),
+])
+def test_live_blogs_galleries_and_videos_are_not_articles(url, html, words, expected):
+    assert pagetype.of_page(extract.parse(html), url, None, words, 10, 0) == expected
+
+
+def test_the_corpus_takes_every_page_type(corpus_db):
+    from warc2corpus.store import db
+
+    with db.connect() as conn:
+        definition = conn.execute("SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+                                  "WHERE conname = 'documents_page_type_check'").fetchone()[0]
+    assert all(f"'{kind}'" in definition for kind in pagetype.PAGE_TYPES)
+
+
 def test_error_page_and_section_index():
     tree = extract.parse("<html><body></body></html>")
     assert pagetype.of_page(tree, "https://a.no/x/y", "404 – siden finnes ikke", 30, 50, 10) == "other"

@@ -12,6 +12,7 @@ import dataclasses
 import re
 from datetime import date
 
+from warc2corpus.text.pagetype import PAGE_TYPES
 from warc2corpus.text.tokens import tokenize
 
 MAX_LIMIT = 100_000
@@ -209,8 +210,6 @@ def tsquery(tree) -> str:
 # ---------------------------------------------------------------------------------------------
 # The corpus filter
 # ---------------------------------------------------------------------------------------------
-
-PAGE_TYPES = ("article", "front_or_section", "other")
 
 
 def _list(mapping, key) -> list[str]:
