@@ -15,6 +15,8 @@ measures them:
     news_fundus/                 ground_truth_flat.jsonl + test_data/<cc>/...  (flairNLP/fundus, MIT)
     dates_htmldate_eval/         eval_default.json + html_bbaw/...            (adbar/htmldate, Apache-2.0: BBAW pages)
     dates_mediacloud/            eval.json + html/...                         (adbar/htmldate: news pages, Media Cloud 2020)
+    langid/lingua/sentences/     nb.txt, nn.txt, da.txt, sv.txt               (pemistahl/lingua-py, Apache-2.0:
+                                                                              Leipzig corpora sentences, news and web)
 
 Each half gets a ``SOURCES.json`` naming the repositories, their commits and licences. The pages are
 third-party data: they are never copied into the project (OUT defaults to ``var/eval-wider``).
@@ -22,7 +24,8 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
     git clone https://github.com/scrapinghub/article-extraction-benchmark aeb
     git clone https://github.com/flairNLP/fundus fundus
     git clone https://github.com/adbar/htmldate htmldate
-    .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate
+    git clone https://github.com/pemistahl/lingua-py lingua
+    .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ SOURCES = {
     "aeb": ("https://github.com/scrapinghub/article-extraction-benchmark", "MIT"),
     "fundus": ("https://github.com/flairNLP/fundus", "MIT"),
     "htmldate": ("https://github.com/adbar/htmldate", "Apache-2.0"),
+    "lingua": ("https://github.com/pemistahl/lingua-py", "Apache-2.0"),
 }
+LINGUA_LANGUAGES = ("nb", "nn", "da", "sv")
 SPLITS = ("dev", "heldout")
 
 
@@ -196,18 +201,32 @@ def gather_htmldate(repo: Repo, out: Path, leave_out: set[str], counts: dict) ->
             counts[f"{folder}_{split}"] = len(rows)
 
 
+def gather_lingua(repo: Repo, out: Path, counts: dict) -> None:
+    """lingua's test sentences (none of them in the shared samples, which hold its words and word pairs)."""
+    for code in LINGUA_LANGUAGES:
+        halves: dict[str, list[str]] = {split: [] for split in SPLITS}
+        for line in repo.read(f"language-testdata/sentences/{code}.txt").decode("utf-8").splitlines():
+            if line.strip():
+                halves[split_of(f"lingua-{code}", line.strip())].append(line.strip())
+        for split, lines in halves.items():
+            write_text(out / split / "langid" / "lingua" / "sentences" / f"{code}.txt", "\n".join(lines) + "\n")
+            counts[f"lingua_{code}_{split}"] = len(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--aeb", type=Path, required=True, help="a clone of scrapinghub/article-extraction-benchmark")
     parser.add_argument("--fundus", type=Path, required=True, help="a clone of flairNLP/fundus")
     parser.add_argument("--htmldate", type=Path, required=True, help="a clone of adbar/htmldate")
+    parser.add_argument("--lingua", type=Path, required=True, help="a clone of pemistahl/lingua-py")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
     args = parser.parse_args()
     if not args.samples.is_dir():
         parser.error(f"no shared samples at {args.samples}: without them the pages tuned on cannot be left out")
-    repos = {"aeb": Repo(args.aeb), "fundus": Repo(args.fundus), "htmldate": Repo(args.htmldate)}
+    repos = {"aeb": Repo(args.aeb), "fundus": Repo(args.fundus), "htmldate": Repo(args.htmldate),
+             "lingua": Repo(args.lingua)}
     leave_out = shared_names(args.samples)
     if args.out.exists():
         shutil.rmtree(args.out)
@@ -215,6 +234,7 @@ def main() -> None:
     gather_aeb(repos["aeb"], args.out, leave_out["aeb"], counts)
     gather_fundus(repos["fundus"], args.out, leave_out["fundus"], counts)
     gather_htmldate(repos["htmldate"], args.out, leave_out["htmldate"], counts)
+    gather_lingua(repos["lingua"], args.out, counts)
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
     for split in SPLITS:
