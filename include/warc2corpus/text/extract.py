@@ -1,10 +1,14 @@
 """Turning a page's HTML into a clean document: text as paragraphs, title, author, publication date,
 page type, and what was dropped from the text and why.
 
-The page is parsed once (lxml, through trafilatura's loader) and the tree serves everything:
-trafilatura extracts from it (with metadata it runs htmldate itself, so its date *is* the htmldate
-publication date, in htmldate's ``original_date`` mode, and no second date pass is made), the page
-type and the link texts are read from it, and the site template (``template``) is built from it.
+The page is parsed once (lxml, through trafilatura's loader) and the tree serves everything: the
+title, author and date are read from it (``metadata``: trafilatura's readers and htmldate, without
+the site name, categories, tags and licence it would also look for), trafilatura extracts the text
+from it, the page type and the link texts are read from it, and the site template (``template``) is
+built from it. trafilatura runs first without its fallback extractors (readability, jusText: ``fast``),
+and again with them only when that text is short (under ``FALLBACK_BELOW`` words) or reads like a menu
+(lines of three words or fewer): on the benchmark pages those are the only pages the fallbacks
+improve, and they cost a third of trafilatura's time on every page.
 
 trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
 reason: ``title`` (the headline repeated as the first paragraph: it is stored as the title),
@@ -73,8 +77,12 @@ _BOILERPLATE = re.compile(
     r"abonn[a-zæøå]*|nyhetsbrev[a-zæøå]*|logg inn|les også|les mer|se også|annonse|del artikkelen|del saken|"
     r"følg oss|tips oss|kort fortalt|informasjonskapsl[a-zæøå]*|"
     r"anzeige|newsletter|externer inhalt|privatsphäre|mehr zum thema|czytaj więcej|lire aussi|"
-    r"copyright|©)\b|^©|^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$",
+    r"copyright|©)\b|^©|^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|"
+    # "Read the original article here": a pointer elsewhere, in any of the languages we meet
+    r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
+FALLBACK_BELOW = 250  # words: a shorter text from trafilatura's fast pass gets its fallbacks (module docstring)
+MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three words or fewer (a menu)
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
 
 
@@ -104,15 +112,18 @@ def _links(tree) -> _Links:
     return links
 
 
-def _linked_share(key: str, anchors: set[str]) -> float:
+def _linked_share(key: str, anchors: set[str], long_anchors: list[str]) -> float:
+    """The share of the paragraph's text that is link text. ``long_anchors``: the anchors of 12
+    characters or more, longest first (then alphabetical), so that the same page gives the same share
+    in every process (a set's order changes with Python's hash seed)."""
     if not key:
         return 0.0
     if key in anchors:
         return 1.0
     covered = 0
     rest = key
-    for anchor in anchors:
-        if len(anchor) >= 12 and anchor in rest:
+    for anchor in long_anchors:
+        if anchor in rest:
             covered += len(anchor)
             rest = rest.replace(anchor, " ")
     return covered / len(key)
@@ -138,6 +149,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
     counts = Counter(_key(p) for p in paragraphs)
     title_key = _key(title or "")
+    long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
     kept = []
     for index, paragraph in enumerate(paragraphs):
         key = _key(paragraph)
@@ -152,7 +164,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "credit"
         elif n_words <= SHORT and _BOILERPLATE.search(paragraph):
             reason = "boilerplate"
-        elif n_words <= 40 and _linked_share(key, anchors) >= 0.75:
+        elif n_words <= 40 and _linked_share(key, anchors, long_anchors) >= 0.75:
             reason = "links"
         else:
             kept.append(paragraph)
@@ -165,6 +177,15 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
 # The extraction
 # ---------------------------------------------------------------------------------------------
 
+def _needs_fallbacks(document) -> bool:
+    """Is trafilatura's fast pass (no fallback extractors) to be run again with its fallbacks? When
+    its text is short, or reads like a menu: the cases where the fallbacks find the article."""
+    lines = [line for line in (document.text or "").split("\n") if line.strip()] if document is not None else []
+    if sum(len(line.split()) for line in lines) < FALLBACK_BELOW:
+        return True
+    return sum(len(line.split()) <= 3 for line in lines) >= MENU_SHARE * len(lines)
+
+
 def extract(html: str, url: str | None = None, *, tree=None, template=None, naturalness=None) -> Extracted:
     """The main text and metadata of a page; an empty result when the page has no main text.
 
@@ -175,7 +196,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     """
     import trafilatura
 
-    from warc2corpus.text import articles, pagetype
+    from warc2corpus.text import articles, metadata, pagetype
 
     tree = parse(html) if tree is None else tree
     if tree is None:
@@ -184,10 +205,11 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     dropped: Counter = Counter()
     dropped["other_article"] = articles.keep_named_article(tree).paragraphs
     links = _links(tree)
-    document = trafilatura.bare_extraction(
-        tree, url=url, with_metadata=True, include_comments=False, include_images=False
-    )
-    title = (document.title or None) if document is not None else None
+    found = metadata.of_page(tree, url)
+    document = trafilatura.bare_extraction(tree, url=url, fast=True, include_comments=False, include_images=False)
+    if _needs_fallbacks(document):
+        document = trafilatura.bare_extraction(tree, url=url, include_comments=False, include_images=False)
+    title = found.title
     paragraphs = split_paragraphs(document.text) if document is not None else []
     source = "trafilatura" if paragraphs else None
     paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped)
@@ -211,8 +233,8 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     n_words = max(sum(len(p.split()) for p in paragraphs), sum(len(p) for p in paragraphs) // 5)
     return Extracted(
         title=title,
-        author=(document.author or None) if document is not None else None,
-        published=(document.date or None) if document is not None else None,
+        author=found.author,
+        published=found.published,
         paragraphs=paragraphs,
         page_type=pagetype.of_page(tree, url, title, n_words, links.words, links.headlines),
         dropped={k: v for k, v in dropped.items() if v},
