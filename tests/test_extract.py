@@ -171,3 +171,24 @@ def test_link_share_is_the_same_in_every_process():
     outputs = {subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(8)}
     assert outputs == {"[]\n"}
+
+
+def test_metadata_is_what_trafilatura_reads(samples):
+    """text.metadata gives the title, author and date trafilatura's own metadata pass gives, without
+    its site name, categories, tags and licence, on every real page of the samples."""
+    import trafilatura
+
+    from warc2corpus.quality import evaluation
+    from warc2corpus.text import metadata
+
+    pages = evaluation.scrapinghub_pages(samples) + evaluation.fundus_pages(samples) + evaluation.htmldate_pages(samples)
+    compared = 0
+    for page in pages:
+        theirs = trafilatura.bare_extraction(extract.parse(page.html), url=page.url, with_metadata=True)
+        if theirs is None:
+            continue
+        ours = metadata.of_page(extract.parse(page.html), page.url)
+        assert (ours.title, ours.author, ours.published) == (theirs.title or None, theirs.author or None,
+                                                              theirs.date or None), page.name
+        compared += 1
+    assert compared >= 85
