@@ -248,3 +248,45 @@ def test_autocat_command_prints_editors_and_baseline(capsys, tmp_path):
     line = json.loads(out)
     assert code == 0 and line["status"] == "accepted" and line["editors"] == ["Frode Hansen"]
     assert line["autocat2"]["status"] == "uncertain"  # the baseline: label only, no link
+
+
+NDLA_FOOTER = ("<footer><p>Nettstaden er utarbeida av NDLA med open kjeldekode.</p>"
+               "<p>Ansvarleg redaktør: Kari Nordmann</p><p>Utgåveansvarleg: Ola Hansen</p></footer>")
+
+
+def _front_page(host: str, footer: str, head: str = "", day: str = "2024-06-01") -> dict:
+    scored = autocat.score_page(f"<html><head>{head}</head><body><main><p>Nytt</p></main>{footer}</body></html>",
+                                kind="front")
+    return {"warc_file": f"{host}.warc.gz", "record_offset": 1, "host": host, "url": f"https://{host}/",
+            "harvest_time": f"{day}T12:00:00+00:00", "kind": "front", "score": scored.score,
+            "evidence": scored.evidence}
+
+
+def test_a_body_that_declares_an_editor_but_is_not_news_waits_for_a_person(demo, capsys):
+    """NDLA's learning resources print "Ansvarleg redaktør:" in every footer (its public code has the
+    string); a municipality or a library does the same: such hosts are recorded as
+    declares_editor_not_news, wait in the review queue with the reason, stay off the allow-list
+    until a person accepts them, and their documents are filtered out with that reason."""
+    government = '<script type="application/ld+json">{"@type": "GovernmentOrganization", "name": "Vik"}</script>'
+    pages = [_front_page("ndla.no", NDLA_FOOTER), _front_page("www.vik.kommune.no", NDLA_FOOTER),
+             _front_page("www.vikportalen.no", NDLA_FOOTER, head=government),
+             _front_page("www.vikposten.no", NDLA_FOOTER)]
+    with db.connect() as conn:
+        publications.store_pages(conn, pages)
+        assert publications.refresh_hosts(conn, {p["host"] for p in pages}) == {
+            "declares_editor_not_news": 3, "accepted": 1}
+        conn.commit()
+        reasons = dict(conn.execute("SELECT host, reason FROM publications WHERE status = 'declares_editor_not_news'"))
+        queue = [item["host"] for item in publications.review_queue(conn)]
+        allowed = {host for (host,) in conn.execute("SELECT host FROM allow_list")}
+    assert "an educational body (host ndla.no)" in reasons["ndla.no"]
+    assert "a municipality or county (host www.vik.kommune.no)" in reasons["www.vik.kommune.no"]
+    assert "a public body (JSON-LD GovernmentOrganization)" in reasons["www.vikportalen.no"]
+    assert all("naming Kari Nordmann" in reason and "A person decides" in reason for reason in reasons.values())
+    assert set(reasons) <= set(queue) and "www.vikposten.no" not in queue
+    assert "www.vikposten.no" in allowed and not allowed & set(reasons)
+
+    code, out = run_cli(capsys, "publications", "list", "--status", "declares_editor_not_news")
+    assert code == 0 and all(host in out for host in reasons)
+    code, out = run_cli(capsys, "publications", "review", "ndla.no", "--accept", "--note", "edited learning resource")
+    assert code == 0 and statuses(demo)["ndla.no"] == ("accepted", "person")

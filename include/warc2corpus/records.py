@@ -36,6 +36,7 @@ class HostStatus(StrEnum):
     """A host's status in force (view ``host_status``): what the allow-list says of its documents."""
 
     ACCEPTED = "accepted"
+    NOT_NEWS = "declares_editor_not_news"  # declares an editor, but may not be edited news: a person decides
     UNCERTAIN = "uncertain"
     REJECTED = "rejected"
     UNASSESSED = "unassessed"

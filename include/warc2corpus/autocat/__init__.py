@@ -56,11 +56,12 @@ from warc2corpus.autocat.names import parse_names
 from warc2corpus.autocat.normalise import decode, fix_mojibake
 from warc2corpus.autocat.urls import SUPPORTING_PAGES_PER_HOST, host_domain, host_is_skipped, is_front_page, page_kind
 from warc2corpus.autocat.verdicts import (
-    ACCEPT_AT, FOREIGN_PAGE_CAP, UNCERTAIN_AT, HostAssessment, PageScore, assess_host, host_verdict, status_for,
+    ACCEPT_AT, FOREIGN_PAGE_CAP, NOT_NEWS, UNCERTAIN_AT, HostAssessment, PageScore, assess_host, host_verdict,
+    status_for,
 )
 
 __all__ = [
-    "ACCEPT_AT", "FOREIGN_PAGE_CAP", "MAX_ITEMS_KEPT", "SUPPORTING_PAGES_PER_HOST", "UNCERTAIN_AT", "HostAssessment",
+    "ACCEPT_AT", "FOREIGN_PAGE_CAP", "MAX_ITEMS_KEPT", "NOT_NEWS", "SUPPORTING_PAGES_PER_HOST", "UNCERTAIN_AT", "HostAssessment",
     "PageScore", "assess_host", "decode", "fix_mojibake", "host_domain", "host_is_skipped",
     "host_verdict", "is_front_page", "page_kind", "parse_names", "score_page", "score_page_autocat2", "status_for",
 ]

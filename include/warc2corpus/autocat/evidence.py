@@ -18,8 +18,8 @@ from warc2corpus.autocat.verdicts import (
 )
 from warc2corpus.autocat.vocabulary import (
     CODE_HOSTS, CODE_HREF_WORDS, CODE_NAME, CODE_NAME_ANYCASE, CODE_PATHS, CODE_URL_IN_TEXT, COMMITMENT,
-    CONTROL, CO_TITLE, EDITOR_LABEL, EDITOR_WORD, FOREIGN_LABELS, MAIN_LABEL, PATTERN_GATES, QUALIFIER,
-    SUPPORTING_TRIGGER_BYTES, TRIGGER_BYTES,
+    CONTROL, CO_TITLE, EDITOR_LABEL, EDITOR_WORD, FOREIGN_LABELS, MAIN_LABEL, NOT_NEWS_TYPES, PATTERN_GATES,
+    QUALIFIER, SUPPORTING_TRIGGER_BYTES, TRIGGER_BYTES,
 )
 from warc2corpus.autocat.walker import MAX_JSON_NODES, Page, lines_from, lines_of_scripts, read, strip_tags
 
@@ -33,6 +33,7 @@ class _Findings:
     def __init__(self) -> None:
         self.items: dict[str, list[dict]] = {}
         self.foreign: list[dict] = []
+        self.not_news: set[str] = set()  # signs of a body that is not edited news (vocabulary.NOT_NEWS_TYPES)
 
     def add(self, kind: str, **details) -> None:
         found = self.items.setdefault(kind, [])
@@ -48,6 +49,28 @@ class _Findings:
 
 def _line_index(offsets: list[int], position: int) -> int:
     return bisect_right(offsets, position) - 1
+
+
+def _names_before(before: str, after: str) -> list[str]:
+    """The name that comes before a label ("Kari Nordmann, ansvarlig redaktør", "Kari Nordmann –
+    ansvarlig redaktør og daglig leder"): the whole text since the last separator is one name, the
+    label is set off from it by a comma or a dash, and nothing but a second role or punctuation
+    follows it (so "Kari Nordmann, ansvarlig redaktør i Avisa, sier at …" in a story is no declaration)."""
+    head = before.rstrip()
+    if not head or head[-1] not in ",–—-":
+        return []
+    head = head[:-1].rstrip()
+    cut = max((head.rfind(mark) for mark in "|·•;:\n"), default=-1)
+    head = head[cut + 1:].strip()
+    rest = after
+    for pattern in (QUALIFIER, CO_TITLE):
+        found = pattern.match(rest)
+        if found:
+            rest = rest[found.end():]
+    if rest.strip(" .,;:|·•–—-"):
+        return []
+    names, consumed, clean = parse_names(head)
+    return names if len(names) == 1 and clean and consumed >= len(head.rstrip(",. ")) else []
 
 
 def _names_after(label_end: int, line: str, next_lines: list[str]) -> tuple[list[str], str]:
@@ -141,6 +164,9 @@ def _scan(lines: list[str], source: str, findings: _Findings, *, full: bool) -> 
                 found, _, clean = parse_names(previous[0])  # {"name": "Kari", "jobTitle": "Ansvarlig redaktør"}
                 if found and clean:
                     names, where = found, "previous string"
+        if not names:
+            names = _names_before(before, line[match.end() - start:])
+            where = "before the label" if names else where
         if names:
             findings.add("named_declaration", label=_tidy_label(label), names=names, source=source, where=where)
             declared_at.add(index)
@@ -247,6 +273,10 @@ def _scan_jsonld(blocks: list[str], findings: _Findings) -> list[str]:
             node = stack.pop()
             seen += 1
             if isinstance(node, dict):
+                kinds = node.get("@type")
+                for kind in (kinds if isinstance(kinds, list) else [kinds])[:10]:
+                    if isinstance(kind, str) and kind in NOT_NEWS_TYPES:
+                        findings.not_news.add(f"{NOT_NEWS_TYPES[kind]} (JSON-LD {kind})")
                 title = node.get("jobTitle") or node.get("roleName") or node.get("hasOccupation")
                 name = node.get("name")
                 if isinstance(title, dict):
@@ -259,6 +289,14 @@ def _scan_jsonld(blocks: list[str], findings: _Findings) -> list[str]:
                                      where="jobTitle")
                     elif names and clean and EDITOR_LABEL.fullmatch(lower(title_clean)):
                         findings.add("named_editor", label=title_clean, names=names, source="json-ld")
+                # schema.org "editor" of a work or an organisation: an editor, not said to be responsible
+                editors = node.get("editor")
+                for editor in (editors if isinstance(editors, list) else [editors])[:20]:
+                    if isinstance(editor, dict) and isinstance(editor.get("name"), str) \
+                            and not editor.get("jobTitle") and not editor.get("roleName"):
+                        names, _, clean = parse_names(clean_text(editor["name"]))
+                        if names and clean:
+                            findings.add("named_editor", label="editor", names=names, source="json-ld", where="editor")
                 for key in ("publishingPrinciples", "ethicsPolicy", "masthead"):
                     value = node.get(key)
                     values = value if isinstance(value, list) else [value]
@@ -360,6 +398,8 @@ def _weigh(findings: _Findings, page: Page, truncated: bool) -> PageScore:
         evidence["parts"] = {"editor": editor, "ethics": ethics}
     if findings.foreign:
         evidence["foreign"] = findings.foreign
+    if findings.not_news:
+        evidence["not_news"] = sorted(findings.not_news)
     if cap < 1.0:
         evidence["cap"] = cap
     if page.lang:

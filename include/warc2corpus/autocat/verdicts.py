@@ -108,13 +108,26 @@ def _period(day: date, pages: list[dict]) -> dict:
         "pages": len(pages),
         "editors": [n for n, _ in editors.most_common(6)],
         "foreign": foreign[:6],
+        "not_news": sorted({sign for p in pages for sign in p["evidence"].get("not_news", [])}),
         "from_other_pages": bool(fronts) and score > front_score or not fronts,
         "evidence": [{"url": p.get("url"), "kind": p["kind"], "score": p["score"],
                       "explanation": p["evidence"].get("explanation", "")} for p in contributing[:5]],
     }
 
 
-def assess_host(pages: list[dict]) -> HostAssessment:
+NOT_NEWS = "declares_editor_not_news"
+
+
+def not_news_signs(host: str | None, period: dict) -> list[str]:
+    """Why a host that declares a responsible editor may not be edited news: its name, and the type
+    its pages give their organisation (``vocabulary.NOT_NEWS_HOSTS``, ``NOT_NEWS_TYPES``)."""
+    from warc2corpus.autocat.vocabulary import NOT_NEWS_HOSTS
+
+    signs = [f"{what} (host {host})" for pattern, what in NOT_NEWS_HOSTS if host and pattern.search(host)]
+    return signs + [sign for sign in period.get("not_news", []) if sign not in signs]
+
+
+def assess_host(pages: list[dict], host: str | None = None) -> HostAssessment:
     """A host's verdict from every page of it autoCat has read (front pages and supporting pages).
 
     Pages are grouped by harvest day. Within a day the strongest editor evidence and the strongest
@@ -122,7 +135,9 @@ def assess_host(pages: list[dict]) -> HostAssessment:
     same crawl's "om oss" page or article footers. Over time the most recent day decides; days with
     only non-front pages count only when they prove a declaration (they never prove its absence),
     unless the host has no front page at all. A host that was accepted and whose latest front page
-    no longer declares anything goes to a person (uncertain) instead of out of the corpus.
+    no longer declares anything goes to a person (uncertain) instead of out of the corpus. A host
+    that declares an editor but looks like a body that is not edited news (``not_news_signs``) is
+    ``declares_editor_not_news``: a person decides, it is not accepted on autoCat's word.
     """
     by_day: dict[date, list[dict]] = {}
     for page in pages:
@@ -143,6 +158,10 @@ def assess_host(pages: list[dict]) -> HostAssessment:
             else "other pages of the host" if latest["front_score"] is None else "front page and other pages"
         names = f' naming {", ".join(latest["editors"])}' if latest["editors"] else ""
         reason = f"declaration{names} on {source} on {latest['day']} ({score:g})"
+        signs = not_news_signs(host, latest)
+        if signs:
+            status = NOT_NEWS
+            reason = f"{reason}, but {'; '.join(signs)}: is it edited news? A person decides"
     elif accepted_days:
         status = "uncertain"
         reason = (f"declared until {accepted_days[-1]}; not seen on {latest['day']} ({score:g}): "

@@ -9,8 +9,26 @@ import re
 
 
 # A page whose raw HTML holds none of these cannot have evidence: it is not parsed at all.
-TRIGGERS = ("redakt", "doaimmaheaddji", "ansv", "sjefred", "sjefsred", "varsom", "presse.no", "nored.no", "pfu.no", "plakat", "utgivare",
+TRIGGERS = ("redakt", "doaimmaheaddji", "ansv", "ans. red", "ans.red", "sjefred", "sjefsred", "varsom", "presse.no", "nored.no", "pfu.no", "plakat", "utgivare",
             "chefred", "editor", "ã¸")
+
+# Bodies that are not edited news but may still declare a responsible editor (NDLA's learning
+# resources print "Ansvarleg redaktør:" in every footer; municipalities, ministries and libraries
+# name one for their web pages): such a host is recorded as `declares_editor_not_news` for a person
+# to decide, never accepted silently. Signs of such a body: the type the page gives its organisation
+# in JSON-LD, and the host's name.
+NOT_NEWS_TYPES = {
+    "GovernmentOrganization": "a public body", "Library": "a library", "EducationalOrganization": "an educational body",
+    "CollegeOrUniversity": "a college or university", "School": "a school", "WorkersUnion": "a union",
+    "NGO": "an organisation", "Museum": "a museum",
+}
+NOT_NEWS_HOSTS = tuple((re.compile(pattern), what) for pattern, what in (
+    (r"(?:^|\.)(?:fylkes)?kommune\.no$", "a municipality or county"),
+    (r"(?:^|\.)(?:regjeringen|stortinget)\.no$|\.dep\.no$", "a government body"),
+    (r"bibliotek", "a library"),
+    (r"(?:^|\.)ndla\.no$", "an educational body"),
+    (r"forbund(?:et)?\.no$", "a union or association"),
+))
 
 SKIPPED_HOST_LABELS = {"samtykke", "samtykker", "stilling", "stillinger", "personvern"}
 
@@ -69,6 +87,7 @@ MAIN_LABEL = re.compile(
     r"|ansvarle?i?g\s+red\."
     rf"|ansv\.\s*redakt{_RED_O}r|ansv\s+redakt{_RED_O}r|ansvredakt{_RED_O}r"
     r"|ansv\.\s*red\.?|ansv\s+red\."
+    r"|ans\.\s*red\."  # "Ans. red.: Kari Nordmann" (abbreviated without the v)
     rf"|sjefs?redakt{_RED_O}r(?:er)?"
     r"|sjefs?red\.?"
     r"|v[aá]ldodoaimmaheaddji"
@@ -160,7 +179,7 @@ SEPARATORS = set(".|·•,;:–—-(/»«\"'[]>*!?")
 
 # For each pattern, words one of which every match holds (checked before the pattern runs).
 PATTERN_GATES = {
-    MAIN_LABEL: ("ansv", "sjef", "doaimmaheaddji"),
+    MAIN_LABEL: ("ansv", "ans.", "sjef", "doaimmaheaddji"),
     EDITOR_LABEL: ("redaktør", "doaimmaheaddji"),
     EDITOR_WORD: ("redaktør",),
     CODE_NAME: ("varsom", "plakat"),

@@ -181,7 +181,8 @@ def _meta(element, page: Page) -> None:
     if MAIN_LABEL.fullmatch(lower(label)) or label.lower() in ("responsible editor", "responsibleeditor"):
         # <meta name="ansvarlig-redaktor" content="Kari Nordmann">: a declaration in the head
         page.script_lines.append(f"Ansvarlig redaktør: {content}")
-    elif EDITOR_LABEL.fullmatch(lower(label)):
+    elif EDITOR_LABEL.fullmatch(lower(label)) or label.lower() == "editor":
+        # <meta name="editor" content="Kari Nordmann">: an editor, not said to be responsible
         page.script_lines.append(f"Redaktør: {content}")
     else:
         page.script_lines.extend(lines_from([content]))

@@ -35,7 +35,7 @@ def cmd_publications(args) -> None:
                     print(json.dumps(queue, ensure_ascii=False, indent=2, default=str))
                     return
                 if not queue:
-                    print("review queue is empty: no uncertain host waits for a person")
+                    print("review queue is empty: no uncertain or not-news host waits for a person")
                 for item in queue:
                     print(f"{item['host']}  score {item['score']:.2f}  {item['held_back']} documents held back  "
                           f"{item['pages']} pages read\n    {item['reason']}")
@@ -96,7 +96,8 @@ def add_commands(commands) -> None:
     pubs = commands.add_parser("publications", help="hosts, verdicts, the review queue, the register")
     actions = pubs.add_subparsers(dest="action", required=True)
     listing = actions.add_parser("list", help="every known host: status in force, who decided, editors, documents")
-    listing.add_argument("--status", choices=("accepted", "uncertain", "rejected", "unassessed"))
+    listing.add_argument("--status", choices=("accepted", "declares_editor_not_news", "uncertain", "rejected",
+                                              "unassessed"))
     listing.add_argument("--json", action="store_true")
     show = actions.add_parser("show", help="one host: its scores day by day with the evidence, and decisions")
     show.add_argument("host")

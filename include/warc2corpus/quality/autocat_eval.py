@@ -173,7 +173,7 @@ def evaluate_warc_hosts(warc: Path) -> list[Row]:
                                                "harvest_time": record.rec_headers.get_header("WARC-Date")})
     rows = []
     for host, host_pages in sorted(pages.items()):
-        verdict = autocat.assess_host(host_pages)
+        verdict = autocat.assess_host(host_pages, host)
         expect = "accepted" if host.endswith(".no") else "rejected"
         row = Row(set="hosts of " + warc.name, id=host, expect=expect, got=verdict.status, score=verdict.score,
                   baseline="unassessed", explanation=verdict.reason, editors=verdict.editors,

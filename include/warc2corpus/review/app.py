@@ -2,7 +2,7 @@
 served by the plugin ``plugins/warc2corpus_review.py`` inside Airflow's API server, and shown in the UI's
 navigation as an external view (Airflow embeds it at ``/plugin/allow-list``).
 
-It shows the review queue (uncertain hosts nobody decided on, with autoCat's score and evidence page by
+It shows the review queue (uncertain hosts, and hosts that may not be edited news, nobody decided on, with autoCat's score and evidence page by
 page), accept / reject with a reason, every host with its status in force, the register, the decision
 history, the effect of a decision (documents withdrawn or restored, WARC files flagged to load again)
 and the files waiting to be loaded again. Everything goes through :mod:`warc2corpus.store.publications`.
@@ -134,7 +134,7 @@ accepting one restores them and flags the WARC files that filtered it out, so th
 {_effect(params)}
 <h2 id="queue-heading">Review queue ({len(queue)})</h2>
 {_table(["host", "score", "autoCat's evidence", "editors", "pages", "documents held back", "decision"],
-        queue_rows, "Nothing to review: no uncertain host waits for a person.", "queue")}
+        queue_rows, "Nothing to review: no uncertain host, and none that may not be edited news, waits for a person.", "queue")}
 <h2>Decision history</h2>
 {_table(["when", "host", "decision", "reason", "by", "status now", "documents", "withdrawn"], history,
         "No decision yet.", "history")}

@@ -21,7 +21,8 @@ from warc2corpus import autocat
 # Taken by every transaction that changes host verdicts or loads filter rejections, so that a
 # host accepted while a file that filtered it out is being loaded is never missed (see readmit).
 ALLOW_LIST_LOCK_ID = 0x616C6C6F  # "allo"
-STATUSES = ("accepted", "uncertain", "rejected", "unassessed")
+STATUSES = ("accepted", "declares_editor_not_news", "uncertain", "rejected", "unassessed")
+REVIEWED_STATUSES = ("uncertain", "declares_editor_not_news")  # what the review queue holds
 REGISTER_COLUMNS = ("domain", "title", "has_responsible_editor", "place", "county")
 EXPORT_COLUMNS = REGISTER_COLUMNS + ("decided_by", "status", "score", "editors", "hosts")
 
@@ -71,7 +72,7 @@ def refresh_hosts(conn: psycopg.Connection, hosts: set[str]) -> Counter:
             continue
         verdict = autocat.assess_host([
             {"kind": r[0], "score": r[1], "evidence": r[2], "url": r[3], "harvest_time": r[4]} for r in rows
-        ])
+        ], host)
         summary = {"reason": verdict.reason, "latest": verdict.periods[-1],
                    "days": [{k: p[k] for k in ("day", "score", "status", "front_pages", "pages", "editors")}
                             for p in verdict.periods[-50:]]}
@@ -140,13 +141,14 @@ def decide(conn: psycopg.Connection, host: str, status: str | None, *, by: str, 
 
 
 def review_queue(conn: psycopg.Connection) -> list[dict]:
-    """Uncertain hosts nobody has decided on, those holding back most documents first."""
+    """Uncertain hosts, and hosts that declare an editor but may not be edited news, nobody has
+    decided on: those holding back most documents first."""
     rows = conn.execute(
         """SELECT s.host, s.score, s.reason, s.editors, p.pages, p.front_pages, p.assessed_at,
                   (SELECT count(*) FROM rejections r WHERE r.host = s.host AND r.stage = 'filter') AS held_back
            FROM host_status s JOIN publications p USING (host)
-           WHERE s.status = 'uncertain'
-           ORDER BY held_back DESC, s.host"""
+           WHERE s.status = ANY(%s)
+           ORDER BY held_back DESC, s.host""", (list(REVIEWED_STATUSES),)
     ).fetchall()
     keys = ("host", "score", "reason", "editors", "pages", "front_pages", "assessed_at", "held_back")
     return [dict(zip(keys, r)) for r in rows]
@@ -324,8 +326,7 @@ def register_rows(conn: psycopg.Connection) -> list[dict]:
     ).fetchall()
     out = []
     for domain, title, has_editor, place, county, hosts, statuses, deciders, score, editors in rows:
-        status = "accepted" if "accepted" in statuses else "uncertain" if "uncertain" in statuses else \
-            "rejected" if "rejected" in statuses else "unassessed"
+        status = next((status for status in STATUSES if status in statuses), "unassessed")
         decided_by = "register" if has_editor is not None else "person" if "person" in deciders else "autocat"
         if has_editor is None and status in ("accepted", "rejected"):
             has_editor = status == "accepted"
