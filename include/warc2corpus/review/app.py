@@ -2,10 +2,11 @@
 served by the plugin ``plugins/warc2corpus_review.py`` inside Airflow's API server, and shown in the UI's
 navigation as an external view (Airflow embeds it at ``/plugin/allow-list``).
 
-It shows the review queue (uncertain hosts, and hosts that may not be edited news, nobody decided
-on, with autoCat's score and evidence page by page), accept / reject with a reason, every host with its status in force, the register, the decision
-history, the effect of a decision (documents withdrawn or restored, WARC files flagged to load again)
-and the files waiting to be loaded again. Everything goes through :mod:`warc2corpus.store.publications`.
+It shows the review queue (uncertain hosts, and hosts that may not be edited news, nobody decided on,
+with autoCat's score and evidence page by page), accept / reject with a reason, every host with its
+status in force, the register, the decision history, the effect of a decision (documents withdrawn or
+restored, WARC files flagged to load again) and the files waiting to be loaded again. Everything goes
+through :mod:`warc2corpus.store.publications`.
 
 A plugin's app is not behind Airflow's login by itself: every request is checked here with Airflow's
 auth manager (the UI's ``_token`` cookie, or ``Authorization: Bearer``). Looking needs an Airflow login;
