@@ -165,10 +165,10 @@ def fresh_database(server_url: str, register: Path):
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def run(warcs: list[Path], *, kill_at: str | None = None) -> int:
+def run(warcs: list[Path], *, kill_at: str | None = None, options: tuple[str, ...] = ()) -> int:
     """`warc2corpus run` of the files in a subprocess (killed at ``kill_at``); its exit code."""
     env = {**os.environ, "W2C_KILL_AT": kill_at or ""}
-    result = subprocess.run([sys.executable, "-c", RUNNER, *map(str, warcs)], env=env, capture_output=True,
+    result = subprocess.run([sys.executable, "-c", RUNNER, *map(str, warcs), *options], env=env, capture_output=True,
                             text=True, timeout=1800)
     if kill_at:
         assert result.returncode == -9, (kill_at, result.returncode, result.stderr[-3000:])
@@ -237,6 +237,15 @@ def test_another_order_gives_the_same_corpus(warc_set, server_url, first_run):
     warcs, register = warc_set
     with fresh_database(server_url, register) as url:
         run(list(reversed(warcs)))
+        assert checksums(url) == first_run["checksums"]
+
+
+def test_two_workers_give_the_same_corpus(warc_set, server_url, first_run):
+    """`warc2corpus run --workers 2`: the files extracted and loaded in two processes at once give the
+    corpus one process gives."""
+    warcs, register = warc_set
+    with fresh_database(server_url, register) as url:
+        run(warcs, options=("--workers", "2"))
         assert checksums(url) == first_run["checksums"]
 
 

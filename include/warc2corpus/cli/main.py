@@ -128,12 +128,18 @@ def summary_rows(results: list[dict]) -> list[tuple]:
     return rows
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number of 1 or more: {text!r}")
+    return int(text)
+
+
 def cmd_run(args) -> None:
     from warc2corpus.stages import run
 
     progress = Progress([Path(p) for p in args.warcs if run.unusable(Path(p)) is None])
     started = time.monotonic()
-    results = run.run_files([Path(p) for p in args.warcs], args.crawl_job, on_progress=progress)
+    results = run.run_files([Path(p) for p in args.warcs], args.crawl_job, workers=args.workers, on_progress=progress)
     progress.finish()
     for result in results:
         if result["status"] == "skipped":
@@ -390,6 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="process WARC files end to end without the scheduler")
     run.add_argument("warcs", nargs="+", metavar="WARC")
     run.add_argument("--crawl-job", default="manual", help="crawl job to file them under (default: manual)")
+    run.add_argument("--workers", type=_positive, default=1, metavar="N",
+                     help="process N files at once, each in its own process (default 1); a file is never split")
     run.set_defaults(handler=cmd_run)
 
     requeue = commands.add_parser("requeue", help="clear the fault of ledger files so that the next run takes them")

@@ -6,8 +6,10 @@ import logging
 import os
 import socket
 import stat
+import time
 from collections import Counter
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -47,12 +49,54 @@ def cli_run_over(run_id: str) -> bool:
     return host == socket.gethostname() and pid.isdigit() and process_start(int(pid)) != started
 
 
-def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = None,
+def _load(manifest: dict, allow_list: dict, staging: Staging) -> dict:
+    """A file's filter, deduplicate and load (one transaction), as the DAG's mapped tasks do them."""
+    return per_file.load(per_file.deduplicate(per_file.filter(manifest, allow_list, staging=staging),
+                                              staging=staging), staging=staging)
+
+
+def _each_file(function, items: list, workers: int, on_done: Callable[[object, object], None] | None = None) -> list:
+    """``function`` over the items, in this process or in ``workers`` processes (as Airflow's mapped
+    tasks run on its workers: each file alone, its own database connections), the results in the
+    items' order; ``on_done(item, result)`` as each ends."""
+    if workers <= 1 or len(items) <= 1:
+        results = []
+        for item in items:
+            results.append(function(item))
+            if on_done:
+                on_done(item, results[-1])
+        return results
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from warc2corpus.stages.pages import freeze_long_lived_objects
+    from warc2corpus.text import naturalness
+
+    # The workers are forked once the models are loaded here: they start at once and share the models'
+    # memory (copy on write; frozen out of the garbage collector's sight, which would touch them). This
+    # process holds no connection, thread or lock at this point.
+    naturalness.seed_model()
+    freeze_long_lived_objects()
+    with ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=multiprocessing.get_context("fork")) \
+            as pool:
+        futures = {pool.submit(function, item): index for index, item in enumerate(items)}
+        results: list = [None] * len(items)
+        for future in as_completed(futures):
+            index = futures[future]
+            results[index] = future.result()
+            if on_done:
+                on_done(items[index], results[index])
+    return results
+
+
+def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = None, workers: int = 1,
               on_progress: Callable[[str, Counter, int | None], None] | None = None) -> list[dict]:
     """Process the given WARC files end to end, as one DAG run would, without the scheduler.
 
     A path that cannot be taken is reported with status ``skipped`` and its reason, and the others
-    are processed. The staging of runs that died before is cleaned up first."""
+    are processed. The staging of runs that died before is cleaned up first. ``workers`` > 1: the
+    files are extracted, and then loaded, in that many processes at once (a file is never split: its
+    texts are the same whatever else runs); progress is then reported per file when it ends."""
     staging = staging or Staging()
     staging.clean()
     run_id = cli_run_id()
@@ -81,23 +125,36 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
                             "error": f"run {other} is processing it"})
         conn.commit()
     staging.claim(run_prefix)
+    clock = time.monotonic()
     try:
-        extracted = [
-            per_file.extract(f, crawl_job, run_id, staging=staging,
-                             on_progress=(lambda counts, at, f=f: on_progress(f, counts, at)) if on_progress else None)
-            for f in files
-        ]
+        if workers <= 1:
+            extracted = [per_file.extract(f, crawl_job, run_id, staging=staging,
+                                          on_progress=partial(on_progress, f) if on_progress else None)
+                         for f in files]
+        else:
+            def done(f, manifest):
+                staging.heartbeat(run_prefix)
+                if on_progress:
+                    on_progress(f, Counter(manifest.get("counts") or {}), os.stat(f).st_size)
+
+            extracted = _each_file(partial(per_file.extract, crawl_job=crawl_job, run_id=run_id, staging=staging),
+                                   files, workers, done)
+        log.info("extract: %d files in %.1f s", len(files), time.monotonic() - clock)
+        clock = time.monotonic()
         per_run.autocat(extracted, staging=staging)
         allow_list = per_run.refresh_allow_list(crawl_job, run_id, staging=staging)
-        results = []
-        for manifest in extracted:
-            staging.heartbeat(run_prefix)  # loading only reads the staging: show the run is alive
-            results.append(per_file.load(per_file.deduplicate(per_file.filter(manifest, allow_list, staging=staging),
-                                                              staging=staging), staging=staging))
+        log.info("autocat and allow-list in %.1f s", time.monotonic() - clock)
+        clock = time.monotonic()
+        staging.heartbeat(run_prefix)  # loading only reads the staging: each file's end shows the run is alive
+        results = _each_file(partial(_load, allow_list=allow_list, staging=staging), extracted, workers,
+                             lambda *_: staging.heartbeat(run_prefix))
+        log.info("filter, deduplicate, load: %d files in %.1f s", len(files), time.monotonic() - clock)
     finally:  # a run that stops half-way is not resumed: what it staged is of no further use
         staging.remove(run_prefix)
         per_run.release_claims(run_id)
+    clock = time.monotonic()
     derived.train_naturalness()
     derived.find_near_duplicates()
     derived.index_research()
+    log.info("naturalness, near-duplicates, research index in %.1f s", time.monotonic() - clock)
     return skipped + results
