@@ -192,3 +192,26 @@ def test_metadata_is_what_trafilatura_reads(samples):
                                                               theirs.date or None), page.name
         compared += 1
     assert compared >= 85
+
+
+def test_a_nested_article_that_is_the_story_is_kept():
+    """Some sites wrap the story in an article inside an article (Der Freitag: related-article cards,
+    then an <article> around <article class="bo-main-content"> with the whole story);
+    removing it as a related story left one sentence of a 7,000-word page."""
+    story = "".join(f"<p>Absatz {i}: Die Taifune auf den Philippinen werden wegen der Klimakrise häufiger und "
+                    "die Menschen müssen die Schäden ohne staatliche Hilfe bewältigen.</p>" for i in range(12))
+    related = "<article><h3>Mehr zum Thema</h3><p>Ein anderer Artikel über das Wetter in Europa.</p></article>"
+    html = (f"<html><body>{related * 12}<article><article class='main-content'><h1>Taifune</h1>{story}</article>"
+            "</article></body></html>")
+    document = extract.extract(html, "https://www.example.de/politik/taifune", naturalness=False)
+    assert sum("Absatz" in p for p in document.paragraphs) == 12
+
+
+def test_questions_an_interview_asks_each_guest_are_not_dropped_as_repeated():
+    """A series of interviews asks every guest the same questions: they are text, not placeholders."""
+    dropped: Counter = Counter()
+    paragraphs = ["Hva inspirerte deg til å starte matbloggen?", "Svar en.", "Annonse",
+                  "Hva inspirerte deg til å starte matbloggen?", "Svar to.", "Annonse"]
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
+    assert kept.count("Hva inspirerte deg til å starte matbloggen?") == 2 and "Annonse" not in kept
+    assert dropped["repeated"] == 2

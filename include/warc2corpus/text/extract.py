@@ -12,7 +12,8 @@ improve, and they cost a third of trafilatura's time on every page.
 
 trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
 reason: ``title`` (the headline repeated as the first paragraph: it is stored as the title),
-``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts),
+``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
+question, which an interview series asks each guest),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
 (photo credits), ``boilerplate`` (short interface phrases: newsletter, subscription, sharing,
 cookie prompts), ``template`` (text the site's pages have in common, see ``template``),
@@ -83,6 +84,7 @@ _BOILERPLATE = re.compile(
     re.IGNORECASE)
 FALLBACK_BELOW = 250  # words: a shorter text from trafilatura's fast pass gets its fallbacks (module docstring)
 MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three words or fewer (a menu)
+_QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
 
 
@@ -132,8 +134,11 @@ def _linked_share(key: str, anchors: set[str], long_anchors: list[str]) -> float
 def _prune_nested_articles(tree) -> None:
     """Articles inside an article are related stories, teasers or comments (HTML5: a nested article
     is content related to the outer one): remove them before extraction, as long as the page keeps
-    enough text of its own without them."""
+    enough text of its own without them. A nested article that holds most of its outer article's
+    text is that article's content (some sites wrap the story so), never removed."""
     nested = tree.xpath("//article[ancestor::article][not(ancestor::article[ancestor::article])]")
+    nested = [a for a in nested
+              if len(a.text_content().split()) < 0.5 * len(a.xpath("ancestor::article[1]")[0].text_content().split())]
     if not nested:
         return
     body = tree.find(".//body")
@@ -158,7 +163,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "empty"
         elif title_key and index < 3 and key == title_key:
             reason = "title"
-        elif n_words <= SHORT and counts[key] > 1:
+        elif n_words <= SHORT and counts[key] > 1 and not _QUESTION.search(paragraph):
             reason = "repeated"
         elif n_words <= SHORT and _CREDIT.search(paragraph):
             reason = "credit"
