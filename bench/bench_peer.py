@@ -443,7 +443,11 @@ def timed(command: list[str], env: dict[str, str], log: Path) -> Pass:
 def run_ours(warc: Path, corpus: Corpus, hosts: list[str], log: Path) -> tuple[Pass, dict]:
     env = corpus.fresh(hosts)
     result = timed([str(OURS), "run", str(warc), "--crawl-job", "bench-peer"], env, log)
-    return result, corpus.stats(env)
+    stats = corpus.stats(env)
+    # Dropped at once: a pass's database left behind keeps the server busy (autovacuum, checkpoints)
+    # on the benchmark's core during the passes after it (ours slowed by a third over three passes).
+    corpus.drop_all()
+    return result, stats
 
 
 def run_peer(python: Path, warc: Path, workdir: Path, log: Path) -> tuple[Pass, dict]:
