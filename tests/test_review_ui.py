@@ -168,7 +168,10 @@ def test_an_admin_clears_the_review_queue_in_the_browser(review_env, browser, tm
             field = wait.until(ready.presence_of_element_located((By.ID, f"queue-note-{host}")))
             field.send_keys(note)
             field.find_element(By.XPATH, f"following-sibling::button[@value='{decision}']").click()
-            return wait.until(ready.presence_of_element_located((By.ID, "effect"))).text
+            # The page after the post says what the decision did: wait for this host's line, not for the
+            # effect of the decision before (still on screen until the new page is in; a race seen in CI).
+            wait.until(ready.text_to_be_present_in_element((By.ID, "effect"), f"{host}: "))
+            return browser.find_element(By.ID, "effect").text
 
         accepted = decide(UNCERTAIN, "accept", "editor named in the print edition")
         assert f"{UNCERTAIN}: accepted" in accepted and "1 WARC file(s) flagged" in accepted
