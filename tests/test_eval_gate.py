@@ -115,16 +115,31 @@ def _date_page(folder, name: str, date: str) -> None:
 
 def test_other_page_sets_are_measured_without_pins(tmp_path, capsys):
     """A samples folder holding only some sets (eval/gather_wider.py's halves): those are measured;
-    without --no-pins the gate fails on every pinned figure it could not measure."""
+    a page whose truth has no date (Media Cloud's NaN) is left out of the exact-day score and counted;
+    every date set's pages are also scored as one; without --no-pins the gate fails on every pinned
+    figure it could not measure."""
     folder = tmp_path / "dates_mediacloud"
     _date_page(folder / "html", "a.html", "2020-06-07")
     _date_page(folder / "html", "b.html", "2020-09-21")
+    _date_page(folder / "html", "c.html", "2020-03-03")
     (folder / "eval.json").write_text(json.dumps({"https://example.no/a": {"file": "a.html", "date": "2020-06-07"},
-                                                  "https://example.no/b": {"file": "b.html", "date": "2020-01-01"}}))
+                                                  "https://example.no/b": {"file": "b.html", "date": "2020-01-01"},
+                                                  "https://example.no/c": {"file": "c.html", "date": float("nan")}}))
     cli.main(["eval", "--samples", str(tmp_path), "--no-pins", "--json"])
     out = capsys.readouterr().out
-    figures = json.loads(out.splitlines()[-1])["figures"]
-    assert figures == {"date.mediacloud.accuracy": 0.5}
+    report = json.loads(out.splitlines()[-1])
+    assert report["figures"] == {"date.mediacloud.accuracy": 0.5}
+    folder = tmp_path / "dates_htmldate_eval"
+    _date_page(folder / "html_bbaw", "d.html", "2021-02-02")
+    (folder / "eval_default.json").write_text(json.dumps({"https://example.no/d": {"file": "d.html",
+                                                                                  "date": "2021-02-02"}}))
+    cli.main(["eval", "--samples", str(tmp_path), "--no-pins"])
+    out = capsys.readouterr().out
+    assert "2 pages with a known date, 1 without one left out" in out
+    cli.main(["eval", "--samples", str(tmp_path), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert figures == {"date.htmldate.accuracy": 1.0, "date.mediacloud.accuracy": 0.5,
+                       "date.all.accuracy": round(2 / 3, 4)}
     with pytest.raises(SystemExit) as failed:
         cli.main(["eval", "--samples", str(tmp_path)])
     assert failed.value.code == 1

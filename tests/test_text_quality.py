@@ -424,6 +424,16 @@ def test_spelling_cues_of_open_class_words():
     # Names (capitalised), Bokmål words that only look Nynorsk, short and function words: no cue.
     nothing = {"nob": 0, "nno": 0, "dan": 0}
     assert cues("Vanlig", "Heimdal", "jernbane", "dollar", "ansvar", "ikkje", "hva") == nothing
+    # Nor does a compound of such a word ("klubbseminar" ends in "seminar").
+    assert cues("klubbseminar", "eurodollar") == nothing
+
+
+def test_shared_words_do_not_pull_bokmal_towards_nynorsk():
+    """A Bokmål sentence whose function words tie with Nynorsk's (lingua's Bokmål set; it came out
+    Nynorsk): the compound "klubbseminar" no longer reads as a Nynorsk "-ar" plural, and the word models,
+    normalised over the vocabulary all four share, prefer Bokmål."""
+    bokmal = "Forbedring av de tillitsvalgtes arbeidssituasjon var derfor hovedtemaet ved årets klubbseminar."
+    assert language.of_text(bokmal) == "nob"
 
 
 def test_a_word_missing_from_word_models_costs_them_the_same():

