@@ -282,15 +282,14 @@ def _dates(report: Report, label: str, pages: list[Page], results: list[Result],
     scored = [(p, r, a) for p, r, a in zip(pages, results, alone) if p.date]
     hits = [(r.date == p.date, a.date == p.date, htmldate_alone(p) == p.date) for p, r, a in scored]
     left_out = len(pages) - len(scored)
-    report.add(f"date.{label}.accuracy", *(mean(float(h[i]) for h in hits) for i in range(3)),
+    report.add(f"date.{label}.accuracy", *_hit_rates(hits),
                note=f"{len(scored)} pages with a known date" + (f", {left_out} without one left out" if left_out else ""))
     return hits
 
 
-def _pooled_dates(report: Report, hits: list) -> None:
-    """Exact-day accuracy over the pages of every date set measured, as one broad set."""
-    report.add("date.all.accuracy", *(mean(float(h[i]) for h in hits) for i in range(3)),
-               note=f"{len(hits)} pages of every date set above")
+def _hit_rates(hits: list) -> tuple[float, float, float]:
+    """(ours, trafilatura alone, htmldate alone) accuracy of a list of their hits."""
+    return tuple(mean(float(h[i]) for h in hits) for i in range(3))
 
 
 def confusion(pairs: Iterable[tuple[str, str]], labels: tuple[str, ...] = SCANDINAVIAN_LABELS) -> dict:
@@ -396,7 +395,6 @@ def run(samples: Path | None = None, *, heldout: Path | None = None,
     started = time.monotonic()
     say = progress or (lambda message: None)
     date_hits: list = []  # (ours, trafilatura alone, htmldate alone) hits on every date set's pages
-    date_sets = 0
 
     if (samples / "extraction_scrapinghub_aeb").is_dir():
         say("body text: scrapinghub")
@@ -409,7 +407,6 @@ def run(samples: Path | None = None, *, heldout: Path | None = None,
         results, alone = [ours(p) for p in pages], [trafilatura_alone(p) for p in pages]
         _body(report, "fundus", pages, results, alone)
         date_hits += _dates(report, "fundus", pages, results, alone)
-        date_sets += 1
         expected = [expected_page_type(p) for p in pages]
         report.add("pagetype.fundus.accuracy", mean(float(r.page_type == e) for r, e in zip(results, expected)),
                    note=f"{expected.count('live_blog')} declared live blogs, the rest articles")
@@ -421,9 +418,9 @@ def run(samples: Path | None = None, *, heldout: Path | None = None,
             pages = htmldate_pages(samples, folder, truth_file, pages_folder)
             date_hits += _dates(report, label, pages, [ours(p) for p in pages],
                                 [trafilatura_alone(p) for p in pages])
-            date_sets += 1
-    if date_sets > 1:
-        _pooled_dates(report, date_hits)
+    if sum(f.name.startswith("date.") for f in report.figures) > 1:
+        # Every date set's pages as one broad set.
+        report.add("date.all.accuracy", *_hit_rates(date_hits), note=f"{len(date_hits)} pages of every date set above")
 
     if (samples / "langid").is_dir() or (samples / "news_fundus").is_dir():
         say("language")

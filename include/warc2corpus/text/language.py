@@ -303,9 +303,14 @@ def _word_log_probabilities(lang: str) -> tuple[dict[str, float], float]:
     import math
 
     frequencies = _word_frequencies(lang)
-    shared = set.intersection(*(set(_word_frequencies(other)) for other in FUNCTION_WORDS))
-    total = sum(frequencies[w] for w in shared) or 1
+    total = sum(frequencies[w] for w in _shared_vocabulary()) or 1
     return {w: math.log(n / total) for w, n in frequencies.items()}, math.log(0.5 / total)
+
+
+@lru_cache(maxsize=1)
+def _shared_vocabulary() -> frozenset[str]:
+    """The words all four Scandinavian word models know."""
+    return frozenset.intersection(*(frozenset(_word_frequencies(lang)) for lang in FUNCTION_WORDS))
 
 
 @lru_cache(maxsize=1)
