@@ -194,6 +194,31 @@ def test_metadata_is_what_trafilatura_reads(samples):
     assert compared >= 85
 
 
+def test_the_c_level_element_lookup_changes_no_text(samples, monkeypatch):
+    """extract.parse gives every element lxml.html's HtmlElement through lxml's C-level lookup, not
+    lxml.html's Python one (which gives forms and fields classes of their own): every real page of the
+    samples comes out the same as from a tree parsed with lxml.html's own lookup."""
+    import lxml.html
+    from trafilatura import utils
+
+    from warc2corpus.quality import evaluation
+
+    page_with_form = extract.parse("<html><body><form><input name=q></form><p>x</p></body></html>")
+    assert type(page_with_form.find(".//form")) is lxml.html.HtmlElement
+    stock = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True,
+                                 remove_pis=True)
+    pages = evaluation.scrapinghub_pages(samples) + evaluation.fundus_pages(samples)
+    forms = 0
+    for page in pages:
+        ours = extract.extract(page.html, page.url)
+        with monkeypatch.context() as patched:
+            patched.setattr(utils, "HTML_PARSER", stock)
+            tree = utils.load_html(page.html)
+        forms += any(isinstance(e, lxml.html.FormElement) for e in tree.iter("form"))
+        assert extract.extract(page.html, page.url, tree=tree) == ours, page.name
+    assert forms >= 5  # the pages hold forms the stock lookup gives classes of their own
+
+
 def test_a_nested_article_that_is_the_story_is_kept():
     """Some sites wrap the story in an article inside an article (Der Freitag: related-article cards,
     then an <article> around <article class="bo-main-content"> with the whole story);
