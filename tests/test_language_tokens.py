@@ -64,6 +64,21 @@ def test_identify_uses_only_the_start_of_long_texts():
     assert language.identify(" ".join([ENGLISH] * 100) + " " + start) == "eng"
 
 
+@pytest.mark.parametrize("text", [BOKMAAL, NYNORSK, NORTH_SAMI, ENGLISH, "Hei!", "", "12 345"],
+                         ids=["nob", "nno", "sme", "eng", "short", "empty", "digits"])
+def test_char_distances_are_gielladetects(text):
+    """The character models' distances, computed for all languages at once, are gielladetect's own
+    ``CharModel.compare`` for each."""
+    from gielladetect.text_cat import CharModel
+
+    models = language.classifier().cmodels
+    theirs = [models[lang].compare(CharModel().of_text(text)) for lang in models]
+    sample = language.char_ranks(language.textcat_tokens(text))
+    assert language.char_distances(sample, list(models)) == theirs
+    assert language.char_distances(sample, ["eng", "nob"]) == [theirs[list(models).index("eng")],
+                                                                 theirs[list(models).index("nob")]]
+
+
 # --- tokens.tokenize ----------------------------------------------------------------------------------
 
 SAMPLES = [

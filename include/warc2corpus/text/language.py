@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter, sub
+from operator import itemgetter
 
 # ISO 639-3 codes as gielladetect names them.
 LANGUAGES = (
@@ -208,6 +208,7 @@ def classifier():
 def preload() -> None:
     """Load every model :func:`of_text` uses now (else the first Scandinavian text pays for them)."""
     classifier()
+    _char_table()
     _scandinavian_vocabulary()
     _unseen_log_probability()
     _dictionaries()
@@ -371,13 +372,36 @@ def _word_grams(word: str) -> tuple[str, ...]:
     return tuple(padded[i:i + size] for i in range(n) for size in range(1, min(4, n - i) + 1))
 
 
-def char_distance(model, sample: dict[str, int]) -> int:
-    """gielladetect's ``CharModel.compare``: the out-of-place distance of a text's profile from a
-    language's (a fixed penalty per n-gram the language lacks), summed in C over the shared n-grams."""
-    ranks = model.ngrams
-    common = sample.keys() & ranks.keys()
-    found = sum(map(abs, map(sub, map(sample.__getitem__, common), map(ranks.__getitem__, common))))
-    return model.MISSING_VALUE * (len(sample) - len(common)) + found
+@lru_cache(maxsize=1)
+def _char_table():
+    """Every character model's ranks in one matrix, a row per language and a column per n-gram any of
+    them knows (-1 where a model lacks it; the last column, for n-grams none knows, all -1)."""
+    import numpy as np
+
+    models = classifier().cmodels
+    column: dict[str, int] = {}
+    for model in models.values():
+        for gram in model.ngrams:
+            column.setdefault(gram, len(column))
+    table = np.full((len(models), len(column) + 1), -1, dtype=np.int32)
+    for row, model in enumerate(models.values()):
+        table[row, [column[gram] for gram in model.ngrams]] = list(model.ngrams.values())
+    return {lang: row for row, lang in enumerate(models)}, column, table
+
+
+def char_distances(sample: dict[str, int], languages: list[str]) -> list[int]:
+    """gielladetect's ``CharModel.compare`` of a text's profile with each language's: the out-of-place
+    distance (the rank difference of each n-gram both have, a fixed penalty for each the language
+    lacks), for all the languages at once over one matrix."""
+    import numpy as np
+    from gielladetect.text_cat import CharModel
+
+    row_of, column, table = _char_table()
+    unknown = table.shape[1] - 1
+    columns = np.fromiter((column.get(gram, unknown) for gram in sample), dtype=np.intp, count=len(sample))
+    ranks = np.fromiter(sample.values(), dtype=np.int32, count=len(sample))
+    theirs = table[np.ix_([row_of[lang] for lang in languages], columns)]
+    return np.where(theirs < 0, CharModel.MISSING_VALUE, np.abs(theirs - ranks)).sum(axis=1).tolist()
 
 
 def rank(text: str, candidates: tuple[str, ...] | None = None) -> list[str]:
@@ -385,8 +409,8 @@ def rank(text: str, candidates: tuple[str, ...] | None = None) -> list[str]:
     model = classifier()
     tokens = textcat_tokens(text)
     sample = char_ranks(tokens)
-    distances = sorted((char_distance(m, sample), lang) for lang, m in model.cmodels.items()
-                       if candidates is None or lang in candidates)
+    languages = [lang for lang in model.cmodels if candidates is None or lang in candidates]
+    distances = sorted(zip(char_distances(sample, languages), languages))
     best = distances[0][0]
     close = [lang for distance, lang in distances[:WORD_MODEL_CHOICES] if distance <= best * model.DROP_RATIO]
     distance_of = {lang: d for d, lang in distances}
