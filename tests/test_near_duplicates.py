@@ -234,3 +234,10 @@ def test_labelled_pairs_precision_and_recall(samples):
     assert result["precision"] == 1.0, result["false_positives"]
     assert result["recall"] >= 0.96, result["missed"]
     assert result["kinds"]["same_template"]["found"] == 0 and result["kinds"]["follow_up"]["found"] == 0
+
+
+def test_a_word_is_a_token_holding_a_letter_or_digit():
+    """minhash.words keeps the tokens with a character str.isalnum() accepts, in every script."""
+    assert minhash.words([["Hei", ",", "_", "a_b", "3,5", "«", "Ærlig"], ["—", "ᚠ", "٣"]]) == \
+        ["hei", "a_b", "3,5", "ærlig", "ᚠ", "٣"]
+    assert [c for c in map(chr, range(0x110000)) if bool(minhash.words([[c]])) != c.isalnum()] == []

@@ -6,6 +6,7 @@ Jaccard similarity of two signatures. The tables that keep them: :mod:`warc2corp
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Iterable
 
 import numpy as np
@@ -22,9 +23,12 @@ SCHEME = "affine32"
 _TEMPLATE = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME)
 
 
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")  # what str.isalnum() accepts: \w without the underscore
+
+
 def words(token_lists: Iterable[list[str]]) -> list[str]:
     """The document's words in order, lowercased: tokens holding a letter or digit (no punctuation)."""
-    return [t.lower() for tokens in token_lists for t in tokens if any(ch.isalnum() for ch in t)]
+    return [t.lower() for tokens in token_lists for t in tokens if t.isalnum() or _LETTER_OR_DIGIT.search(t)]
 
 
 def shingles(word_list: list[str]) -> set[bytes]:
