@@ -18,8 +18,6 @@ rule for Airflow runs (whose tasks are many processes, perhaps on many hosts) an
 from __future__ import annotations
 
 import gzip
-import io
-import json
 import logging
 import os
 import re
@@ -33,6 +31,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 from urllib.parse import unquote, urlsplit
+
+import msgspec
 
 from warc2corpus import settings
 
@@ -105,13 +105,16 @@ class RunDirectory:
 
 
 class RowWriter:
+    """Rows as JSON lines (msgspec: a staged document is encoded once and decoded by each stage after
+    its extraction, about ten times faster than with the standard library's json)."""
+
     def __init__(self, stream):
         self.stream = stream
         self.count = 0
+        self._encoder = msgspec.json.Encoder()
 
     def write(self, row: dict) -> None:
-        self.stream.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
-        self.stream.write("\n")
+        self.stream.write(self._encoder.encode(row) + b"\n")
         self.count += 1
 
 
@@ -139,9 +142,8 @@ class Staging:
         if self.local:
             target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            with temporary.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=3) as packed, \
-                    io.TextIOWrapper(packed, encoding="utf-8") as out:
-                rows = RowWriter(out)
+            with temporary.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=3) as packed:
+                rows = RowWriter(packed)
                 yield rows
             if self.local:
                 os.replace(temporary, target)
@@ -166,9 +168,10 @@ class Staging:
         return out.count
 
     def read_jsonl(self, key: str) -> Iterator[dict]:
-        with self.path(key).open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+        decode = msgspec.json.Decoder().decode
+        with self.path(key).open("rb") as raw, gzip.open(raw, "rb") as lines:
             for line in lines:
-                yield json.loads(line)
+                yield decode(line)
 
     def write_json(self, key: str, value) -> None:
         self.write_jsonl(key, [value])
