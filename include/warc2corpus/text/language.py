@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain, repeat
 from operator import itemgetter
 
 # ISO 639-3 codes as gielladetect names them.
@@ -349,10 +350,8 @@ def char_ranks(tokens: list[str]) -> dict[str, int]:
     ties rank alike, in about a third of the time (each word's n-grams cached, one C-level count)."""
     from gielladetect.text_cat import CharModel
 
-    grams: list[str] = []
-    for word in tokens:
-        grams.extend(_word_grams(word))
-    top = sorted(Counter(grams).items(), key=itemgetter(1), reverse=True)[:CharModel.NB_NGRAMS]
+    grams = Counter(chain.from_iterable(map(_word_grams, tokens)))
+    top = sorted(grams.items(), key=itemgetter(1), reverse=True)[:CharModel.NB_NGRAMS]
     return dict(zip(map(itemgetter(0), top), range(len(top))))
 
 
@@ -398,7 +397,7 @@ def char_distances(sample: dict[str, int], languages: list[str]) -> list[int]:
 
     row_of, column, table = _char_table()
     unknown = table.shape[1] - 1
-    columns = np.fromiter((column.get(gram, unknown) for gram in sample), dtype=np.intp, count=len(sample))
+    columns = np.fromiter(map(column.get, sample, repeat(unknown)), dtype=np.intp, count=len(sample))
     ranks = np.fromiter(sample.values(), dtype=np.int32, count=len(sample))
     theirs = table[np.ix_([row_of[lang] for lang in languages], columns)]
     return np.where(theirs < 0, CharModel.MISSING_VALUE, np.abs(theirs - ranks)).sum(axis=1).tolist()
