@@ -219,6 +219,24 @@ def test_the_c_level_element_lookup_changes_no_text(samples, monkeypatch):
     assert forms >= 5  # the pages hold forms the stock lookup gives classes of their own
 
 
+def test_the_fast_pass_leaves_the_recall_escalation_to_the_full_pass(monkeypatch):
+    """A short article on a long page: trafilatura's recall escalation (which measures the whole page's
+    text first) runs once, in the full pass the short text gets, not also in the fast pass before it;
+    and trafilatura's threshold is as it was afterwards."""
+    from trafilatura import core
+
+    measured = []
+    html2txt = core.html2txt
+    monkeypatch.setattr(core, "html2txt", lambda tree, *a, **k: measured.append(1) or html2txt(tree, *a, **k))
+    menu = "".join(f"<li><a href='/s{i}'>Seksjon nummer {i} med mange ord i lenken</a></li>" for i in range(300))
+    page = ARTICLE.replace("<header><nav><ul>", f"<header><nav><ul>{menu}")
+    threshold = core.ESCALATION_MAX_LENGTH
+    result = extract.extract(page, "https://avisa.test/sport/holmenkollen")
+    assert result.paragraphs == BODY
+    assert measured == [1]
+    assert core.ESCALATION_MAX_LENGTH == threshold == 3000
+
+
 def test_a_nested_article_that_is_the_story_is_kept():
     """Some sites wrap the story in an article inside an article (Der Freitag: related-article cards,
     then an <article> around <article class="bo-main-content"> with the whole story);
