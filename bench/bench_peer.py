@@ -36,8 +36,11 @@ How
     ``--profile FILE`` instead runs ``warc2corpus run`` once under cProfile on the WARC (same setup,
     same core) and writes the 60 functions with most cumulative and most own time to FILE, and the raw
     statistics to FILE.prof.
+    ``--sample FILE`` instead runs it once under py-spy (requirements-dev.txt), a sampling profiler
+    that lets the program run at its own speed, and writes each function's share of the samples in
+    which it is on the stack to FILE, the raw stacks to FILE.stacks.
 
-Run: ``.venv/bin/python bench/bench_peer.py [--warc FILE] [--copies N] [--repeats N] [--profile FILE]``
+Run: ``.venv/bin/python bench/bench_peer.py [--warc FILE] [--copies N] [--repeats N] [--profile FILE | --sample FILE]``
 (or ``make bench-peer``, ``make bench-peer WARC=FILE``).
 """
 
@@ -481,6 +484,41 @@ def profile(warc: Path, hosts: list[str], corpus: Corpus, workdir: Path, report:
 
 # ---------------------------------------------------------------------------------------------
 # Main
+def sampled_profile(warc: Path, hosts: list[str], corpus: Corpus, workdir: Path, report: Path) -> None:
+    """One pass under py-spy (a sampling profiler: the program runs at its own speed, where cProfile
+    inflates code that makes many small Python calls): each function's share of the samples in which
+    it is on the stack, at least 0.5 %, the largest first."""
+    import re
+    import shutil
+    from collections import Counter
+
+    spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    if spy is None:
+        fail("py-spy not found (pip install -r requirements-dev.txt -c constraints.txt)")
+    env = corpus.fresh(hosts)
+    raw = report.with_name(report.name + ".stacks")
+    result = timed([spy, "record", "--rate", "200", "--format", "raw", "--output", str(raw), "--", str(OURS), "run",
+                    str(warc), "--crawl-job", "bench-peer"], env, workdir / "sample.log")
+    documents = corpus.stats(env)["documents"]
+    frame = re.compile(r"\((?:.*/(?:site-packages|include|python3\.\d+)/)?(.*?)(?::\d+)?\)$")
+    on_stack: Counter = Counter()
+    total = 0
+    for line in raw.read_text(encoding="utf-8").splitlines():
+        stack, _, count = line.rpartition(" ")
+        total += int(count)
+        # "function (/path/to/package/file.py:line)" -> "function (package/file.py)", once per stack
+        on_stack.update(dict.fromkeys({frame.sub(r"(\1)", f) for f in stack.split(";")}, int(count)))
+    with open(report, "w", encoding="utf-8") as out:
+        out.write(f"py-spy (200 samples/s) of `warc2corpus run {warc.name}` (fresh corpus, every host registered, "
+                  f"core {CORE}): {result.seconds:.1f} s wall, {documents} documents loaded, {total} samples\n\n"
+                  "share of the samples with the function on the stack:\n")
+        for function, count in on_stack.most_common():
+            if count < 0.005 * total:
+                break
+            out.write(f"{100 * count / total:6.1f} %  {function}\n")
+    print(f"sampled: {result.seconds:.1f} s, {documents} documents; report in {report}, stacks in {raw}")
+
+
 # ---------------------------------------------------------------------------------------------
 
 def _version(python: Path, module: str) -> str:
@@ -498,6 +536,8 @@ def main() -> None:
                         help="passes of each side on a one-page WARC for the start-up time (default 3)")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="profile one `warc2corpus run` pass instead, report to FILE")
+    parser.add_argument("--sample", type=Path, metavar="FILE",
+                        help="sample one `warc2corpus run` pass with py-spy instead, report to FILE")
     args = parser.parse_args()
     if args.copies < 1 or args.repeats < 1 or args.startup_repeats < 1:
         parser.error("--copies, --repeats and --startup-repeats must be at least 1")
@@ -529,6 +569,9 @@ def main() -> None:
                 set_affinity(postmaster, CORE)
             if args.profile:
                 profile(warc, hosts, corpus, workdir, args.profile.resolve())
+                return
+            if args.sample:
+                sampled_profile(warc, hosts, corpus, workdir, args.sample.resolve())
                 return
             python = peer_python()
             benchmark(args, warc, n_pages, hosts, python, corpus, workdir, pinned_server=bool(postmaster))
