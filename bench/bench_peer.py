@@ -510,7 +510,8 @@ def sampled_profile(warc: Path, hosts: list[str], corpus: Corpus, workdir: Path,
         on_stack.update(dict.fromkeys({frame.sub(r"(\1)", f) for f in stack.split(";")}, int(count)))
     with open(report, "w", encoding="utf-8") as out:
         out.write(f"py-spy (200 samples/s) of `warc2corpus run {warc.name}` (fresh corpus, every host registered, "
-                  f"core {CORE}): {result.seconds:.1f} s wall, {documents} documents loaded, {total} samples\n\n"
+                  f"core {CORE}): {result.seconds:.1f} s wall, {documents} documents loaded, {total} samples ({total / 200:.1f} s; "
+                  "time spent waiting, on the database above all, is not sampled)\n\n"
                   "share of the samples with the function on the stack:\n")
         for function, count in on_stack.most_common():
             if count < 0.005 * total:
