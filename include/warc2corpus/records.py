@@ -6,8 +6,8 @@ copies into its table, so neither restates them. Slotted dataclasses, not msgspe
 µs a document, build / to JSON / from JSON): dict 2.9 / 92 / 102, dataclass 6.5 / 68 / 66, msgspec
 1.1 / 5.7 / 36. Building the record costs microseconds where a page costs tens of milliseconds, so the
 record type does not matter; msgspec's JSON does, where staged documents are decoded again and again
-(filter, deduplicate, load): a matter for the speed work, with the staging's codec, not for the type.
-A dataclass needs no new dependency and keeps the staging's JSON as it is.
+(filter, deduplicate, load): so the staging's codec is msgspec's JSON (``store.staging``) and the
+records stay dataclasses, staged as the dicts they were.
 
 Status values are ``StrEnum`` members: they are strings, so XCom's JSON, the staged files and the
 database see the same text ("loaded", not "FileStatus.LOADED").
