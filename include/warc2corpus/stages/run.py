@@ -55,10 +55,14 @@ def _load(manifest: dict, allow_list: dict, staging: Staging) -> dict:
                                               staging=staging), staging=staging)
 
 
-def _each_file(function, items: list, workers: int, on_done: Callable[[object, object], None] | None = None) -> list:
-    """``function`` over the items, in this process or in ``workers`` processes (as Airflow's mapped
-    tasks run on its workers: each file alone, its own database connections), the results in the
-    items' order; ``on_done(item, result)`` as each ends."""
+def _call(step: Callable[[], object]) -> object:
+    return step()
+
+
+def _in_workers(function, items: list, workers: int, on_done: Callable[[object, object], None] | None = None) -> list:
+    """``function`` over the items (files, or the derived steps), in this process or in ``workers``
+    processes (as Airflow runs mapped and independent tasks on its workers: each item alone, its own
+    database connections), the results in the items' order; ``on_done(item, result)`` as each ends."""
     if workers <= 1 or len(items) <= 1:
         results = []
         for item in items:
@@ -96,7 +100,8 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
     A path that cannot be taken is reported with status ``skipped`` and its reason, and the others
     are processed. The staging of runs that died before is cleaned up first. ``workers`` > 1: the
     files are extracted, and then loaded, in that many processes at once (a file is never split: its
-    texts are the same whatever else runs); progress is then reported per file when it ends."""
+    texts are the same whatever else runs), and the derived steps after them run side by side;
+    progress is then reported per file when it ends."""
     staging = staging or Staging()
     staging.clean()
     run_id = cli_run_id()
@@ -137,7 +142,7 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
                 if on_progress:
                     on_progress(f, Counter(manifest.get("counts") or {}), os.stat(f).st_size)
 
-            extracted = _each_file(partial(per_file.extract, crawl_job=crawl_job, run_id=run_id, staging=staging),
+            extracted = _in_workers(partial(per_file.extract, crawl_job=crawl_job, run_id=run_id, staging=staging),
                                    files, workers, done)
         log.info("extract: %d files in %.1f s", len(files), time.monotonic() - clock)
         clock = time.monotonic()
@@ -146,15 +151,14 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
         log.info("autocat and allow-list in %.1f s", time.monotonic() - clock)
         clock = time.monotonic()
         staging.heartbeat(run_prefix)  # loading only reads the staging: each file's end shows the run is alive
-        results = _each_file(partial(_load, allow_list=allow_list, staging=staging), extracted, workers,
+        results = _in_workers(partial(_load, allow_list=allow_list, staging=staging), extracted, workers,
                              lambda *_: staging.heartbeat(run_prefix))
         log.info("filter, deduplicate, load: %d files in %.1f s", len(files), time.monotonic() - clock)
     finally:  # a run that stops half-way is not resumed: what it staged is of no further use
         staging.remove(run_prefix)
         per_run.release_claims(run_id)
     clock = time.monotonic()
-    derived.train_naturalness()
-    derived.find_near_duplicates()
-    derived.index_research()
+    # Independent of each other, as in the derived DAG: side by side when there are workers.
+    _in_workers(_call, [derived.train_naturalness, derived.find_near_duplicates, derived.index_research], workers)
     log.info("naturalness, near-duplicates, research index in %.1f s", time.monotonic() - clock)
     return skipped + results
