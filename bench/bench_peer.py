@@ -482,8 +482,6 @@ def profile(warc: Path, hosts: list[str], corpus: Corpus, workdir: Path, report:
           f"statistics in {raw}")
 
 
-# ---------------------------------------------------------------------------------------------
-# Main
 def sampled_profile(warc: Path, hosts: list[str], corpus: Corpus, workdir: Path, report: Path) -> None:
     """One pass under py-spy (a sampling profiler: the program runs at its own speed, where cProfile
     inflates code that makes many small Python calls): each function's share of the samples in which
@@ -520,6 +518,8 @@ def sampled_profile(warc: Path, hosts: list[str], corpus: Corpus, workdir: Path,
     print(f"sampled: {result.seconds:.1f} s, {documents} documents; report in {report}, stacks in {raw}")
 
 
+# ---------------------------------------------------------------------------------------------
+# Main
 # ---------------------------------------------------------------------------------------------
 
 def _version(python: Path, module: str) -> str:

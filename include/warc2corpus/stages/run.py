@@ -143,7 +143,7 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
                     on_progress(f, Counter(manifest.get("counts") or {}), os.stat(f).st_size)
 
             extracted = _in_workers(partial(per_file.extract, crawl_job=crawl_job, run_id=run_id, staging=staging),
-                                   files, workers, done)
+                                    files, workers, done)
         log.info("extract: %d files in %.1f s", len(files), time.monotonic() - clock)
         clock = time.monotonic()
         per_run.autocat(extracted, staging=staging)
@@ -152,7 +152,7 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
         clock = time.monotonic()
         staging.heartbeat(run_prefix)  # loading only reads the staging: each file's end shows the run is alive
         results = _in_workers(partial(_load, allow_list=allow_list, staging=staging), extracted, workers,
-                             lambda *_: staging.heartbeat(run_prefix))
+                              lambda *_: staging.heartbeat(run_prefix))
         log.info("filter, deduplicate, load: %d files in %.1f s", len(files), time.monotonic() - clock)
     finally:  # a run that stops half-way is not resumed: what it staged is of no further use
         staging.remove(run_prefix)
