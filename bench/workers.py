@@ -19,6 +19,7 @@ idle machine (a few minutes).
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import subprocess
 import sys
@@ -32,11 +33,16 @@ import psutil
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
+# run_files' log lines: "extract: 4 files in 26.9 s", "autocat and allow-list in 0.4 s", ...
+PHASE = re.compile(r"INFO \S+ (extract|autocat and allow-list|filter, deduplicate, load|naturalness, near-duplicates, "
+                   r"research index)(?::.*?)? in ([0-9.]+) s")
+
 from bench_peer import OURS, Corpus, load_pages, samples_dir, write_warc  # noqa: E402
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Seconds of the whole command, and the peak RSS (MB) of its largest process."""
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Seconds of the whole command, the peak RSS (MB) of its largest process, and its phases' seconds
+    as its log (``-v``) gives them ("extract 26.9 s, ...")."""
     peak = [0]
     stop = threading.Event()
     clock = time.perf_counter()
@@ -62,7 +68,8 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     sampler.join()
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {child.returncode}:\n{err[-3000:]}")
-    return seconds, peak[0] / 2**20
+    phases = [f"{name} {float(took):.1f} s" for name, took in PHASE.findall(err)]
+    return seconds, peak[0] / 2**20, ", ".join(phases)
 
 
 def main() -> None:
@@ -88,18 +95,18 @@ def main() -> None:
     corpus = Corpus(workdir)
     seconds: dict[int, list[float]] = {1: [], 2: []}
     try:
-        print(f"\n{'pass':>4}  {'workers':>7}  {'seconds':>8}  {'docs/s':>7}  {'peak RSS MB':>11}")
+        print(f"\n{'pass':>4}  {'workers':>7}  {'seconds':>8}  {'docs/s':>7}  {'peak RSS MB':>11}  phases (the rest: start-up)")
         for repeat in range(1, args.repeats + 1):
             for workers in (1, 2):
                 env = corpus.fresh(hosts)
-                took, rss = timed([str(OURS), "run", *map(str, warcs), "--crawl-job", "workers",
-                                   "--workers", str(workers)], env)
+                took, rss, phases = timed([str(OURS), "-v", "run", *map(str, warcs), "--crawl-job", "workers",
+                                           "--workers", str(workers)], env)
                 seconds[workers].append(took)
-                print(f"{repeat:>4}  {workers:>7}  {took:>8.1f}  {n_pages / took:>7.1f}  {rss:>11.0f}")
+                print(f"{repeat:>4}  {workers:>7}  {took:>8.1f}  {n_pages / took:>7.1f}  {rss:>11.0f}  {phases}")
         memory = {}
         for name, warc in (("short", short), ("4x longer", long_)):
             env = corpus.fresh(hosts)
-            memory[name] = timed([str(OURS), "run", str(warc), "--crawl-job", "workers"], env)
+            memory[name] = timed([str(OURS), "run", str(warc), "--crawl-job", "workers"], env)[:2]
     finally:
         corpus.drop_all()
     pairs = [one / two for one, two in zip(seconds[1], seconds[2])]
