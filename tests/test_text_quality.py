@@ -264,6 +264,19 @@ def test_naturalness_model_round_trips_through_bytes():
     assert loaded.score("Fjordvik kommune vedtok budsjettet")[1] == model.score("Fjordvik kommune vedtok budsjettet")[1]
 
 
+def test_a_model_stored_before_the_msgspec_encoding_still_loads():
+    import gzip
+    import json
+
+    # as models were stored until 2026-12-04: the json module's output (spaces, non-ASCII as is), gzip level 9
+    old = gzip.compress(json.dumps({"unigrams": {"nob": {"år": 3, "kommune": 2}},
+                                    "bigrams": {"nob": {"fjordvik kommune": 1, "neste år": 2}}},
+                                   ensure_ascii=False).encode("utf-8"), mtime=0)
+    loaded = naturalness.Model.from_bytes(old)
+    assert loaded.unigrams["nob"] == {"år": 3, "kommune": 2} and loaded.totals["nob"] == 5
+    assert loaded.bigrams["nob"] == {("fjordvik", "kommune"): 1, ("neste", "år"): 2}
+
+
 def test_naturalness_model_is_trained_from_the_corpus_and_used_by_later_extractions(corpus_db, staging_dir,
                                                                                       monkeypatch):
     from conftest import DEMO_WARCS
