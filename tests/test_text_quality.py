@@ -414,6 +414,22 @@ def test_spelling_dictionaries_break_function_word_ties(text, expected):
     assert language.of_text(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # No function word at all: the character models' first choice was taken as it stood; now the
+    # dictionaries decide ("veiarbeid" is Bokmål, "julelys tændt" Danish).
+    ("veiarbeid forsinket", "nob"),
+    ("flotte julelys tændt", "dan"),
+])
+def test_text_without_function_words_goes_to_the_dictionaries(text, expected):
+    assert language.of_text(text) == expected
+
+
+def test_danish_function_words_include_deres_and_nogle():
+    # "deres" counted for Bokmål only, a one-word lead over Danish on a Danish sentence.
+    assert {"deres", "nogle"} <= language.FUNCTION_WORDS["dan"]
+    assert language.of_text("Forældrene kan hente deres billetter i receptionen fra klokken ni.") == "dan"
+
+
 @pytest.mark.parametrize("text", ["Den er kanskje litt for dyr, sier han til ba.no.",
                                   "Les hele saken på nrk.no og dagbladet.no i kveld."])
 def test_web_addresses_are_no_words(text):

@@ -78,8 +78,8 @@ _FUNCTION_WORDS = {
     """,
     "dan": """
         jeg mig min mit mine du dig din dit dine han ham hun hende den det vi os vores vor vort
-        i jer jeres de dem sig sin sit sine hans hendes ikke aldrig hvad hvem hvor hvordan hvorfor
-        hvilken hvilket hvilke hvis når nogen noget ingen intet meget mange mere mest lidt hele alle
+        i jer jeres de dem deres sig sin sit sine hans hendes ikke aldrig hvad hvem hvor hvordan hvorfor
+        hvilken hvilket hvilke hvis når nogen noget nogle ingen intet meget mange mere mest lidt hele alle
         andre anden andet og eller men for at som om end fordi mens siden selv både også bare nu da
         her der hertil derhen på til fra af med mod om efter før under over mellem uden hos ved gennem
         rundt ud ude op oppe ned ind inde hjem frem bort igen allerede stadig måske sammen endnu jo vel
@@ -251,7 +251,9 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     competing = [lang for lang in ranking if lang in FUNCTION_WORDS]
     coverage = {lang: sum(t in FUNCTION_WORDS[lang] for t in tokens) for lang in competing}
     top = max(coverage.values())
-    leaders = [lang for lang in competing if coverage[lang] == top] if top else [ranking[0]]
+    # No function word at all (a heading, a word pair, a list of names and nouns) is a tie among all
+    # of them, for the dictionaries to break: the character models alone misread such text most.
+    leaders = [lang for lang in competing if coverage[lang] == top]
     if len(leaders) > 1:
         # Tied function words: the standards' spelling dictionaries may tell the leaders apart.
         accepted = dictionary_coverage(found, leaders)
