@@ -6,12 +6,14 @@
 
 Every ``import`` counts, also one inside a function (that only delays it). A sub-package may import
 its own modules and those of the layers below it; ``text``, ``reading`` and ``autocat`` never touch
-the database (``store``); nothing imports ``cli``.
+the database (``store``); nothing imports ``cli``. SQL statements stand only in ``store`` and in
+research's own ``research.store``.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -120,3 +122,28 @@ def test_no_import_cycles():
         if node not in index:
             visit(node)
     assert not cycles, f"import cycles: {cycles}"
+
+
+# An SQL statement in a string: what the store modules hold and nothing else does.
+SQL_STATEMENT = re.compile(r"\b(?:SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|"
+                           r"CREATE\s+(?:TABLE|INDEX)|ALTER\s+TABLE|pg_advisory)", re.DOTALL)
+SQL_MODULES = ("warc2corpus.store", "warc2corpus.research.store")  # the corpus's store, research's queries
+
+
+def test_only_the_store_speaks_sql():
+    """SQL lives in ``store`` (and research's own ``research.store``); the other modules call them."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if module.startswith(SQL_MODULES):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL_STATEMENT.search(node.value):
+                found.append(f"{module}:{node.lineno}")
+    assert not found, f"SQL outside the store: {found}"
+
+
+def test_the_sql_check_sees_sql():
+    assert SQL_STATEMENT.search("SELECT id, name\n FROM api_tokens WHERE id = %s")
+    assert SQL_STATEMENT.search("UPDATE api_tokens SET revoked_at = now()")
+    assert not SQL_STATEMENT.search("Select the pages from the WARC and update the ledger")

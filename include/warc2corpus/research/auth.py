@@ -22,12 +22,11 @@ from dataclasses import dataclass
 import psycopg
 from fastapi import HTTPException, Request, status
 
+from warc2corpus.research import store
+
 TOKEN_PREFIX = "w2c_"  # tells an API token from an Airflow JWT in the same Authorization header
 SCOPES = ("research", "admin")
 DAG_ID = "warc2corpus"  # Airflow users who may edit this DAG may change what it loads
-
-_TOKEN_COLUMNS = ("id", "name", "scope", "created_by", "created_at", "revoked_at")
-
 
 @dataclass(frozen=True)
 class Principal:
@@ -45,13 +44,6 @@ def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8")).digest()
 
 
-def _token_row(row) -> dict:
-    item = dict(zip(_TOKEN_COLUMNS, row))
-    for key in ("created_at", "revoked_at"):
-        item[key] = item[key].isoformat() if item[key] is not None else None
-    return item
-
-
 def create_token(conn: psycopg.Connection, name: str, *, scope: str = "research", by: str) -> dict:
     """A new token; the returned dict carries it under "token" (the only time it is ever seen)."""
     if not name or not name.strip():
@@ -59,38 +51,21 @@ def create_token(conn: psycopg.Connection, name: str, *, scope: str = "research"
     if scope not in SCOPES:
         raise ValueError(f"a token's scope is one of {', '.join(SCOPES)}, not {scope!r}")
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    row = conn.execute(
-        "INSERT INTO api_tokens (name, scope, token_sha256, created_by) VALUES (%s, %s, %s, %s) "
-        "RETURNING id, name, scope, created_by, created_at, revoked_at",
-        (name.strip(), scope, token_hash(token), by),
-    ).fetchone()
-    return {**_token_row(row), "token": token}
+    return {**store.insert_token(conn, name.strip(), scope, token_hash(token), by), "token": token}
 
 
 def list_tokens(conn: psycopg.Connection) -> list[dict]:
-    rows = conn.execute("SELECT id, name, scope, created_by, created_at, revoked_at FROM api_tokens "
-                        "ORDER BY id").fetchall()
-    return [_token_row(r) for r in rows]
+    return store.tokens(conn)
 
 
 def revoke_token(conn: psycopg.Connection, token_id: int) -> dict | None:
     """Revoke a token (once; revoking again keeps the first time). None when there is no such token."""
-    row = conn.execute(
-        "UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s "
-        "RETURNING id, name, scope, created_by, created_at, revoked_at",
-        (token_id,),
-    ).fetchone()
-    return _token_row(row) if row else None
+    return store.revoke_token(conn, token_id)
 
 
 def find_token(conn: psycopg.Connection, token: str) -> dict | None:
     """The active (not revoked) token with this value, else None."""
-    row = conn.execute(
-        "SELECT id, name, scope, created_by, created_at, revoked_at FROM api_tokens "
-        "WHERE token_sha256 = %s AND revoked_at IS NULL",
-        (token_hash(token),),
-    ).fetchone()
-    return _token_row(row) if row else None
+    return store.active_token(conn, token_hash(token))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -536,3 +536,39 @@ def profile_counts(conn, doc_ids: list[int] | None) -> list[tuple]:
         GROUP BY GROUPING SETS ((p.publication), (p.language), (p.county), (p.published, p.language),
                                 (p.harvested, p.language))""").format(scope=scope)
     return _all(conn, query, params)
+
+
+# ---------------------------------------------------------------------------------------------
+# API tokens (their policy: research.auth; only a token's SHA-256 is stored)
+# ---------------------------------------------------------------------------------------------
+
+_TOKEN = "id, name, scope, created_by, created_at, revoked_at"
+
+
+def _token(row) -> dict | None:
+    if row is None:
+        return None
+    item = dict(zip(("id", "name", "scope", "created_by", "created_at", "revoked_at"), row))
+    for key in ("created_at", "revoked_at"):
+        item[key] = item[key].isoformat() if item[key] is not None else None
+    return item
+
+
+def insert_token(conn: psycopg.Connection, name: str, scope: str, sha256: bytes, created_by: str) -> dict:
+    return _token(conn.execute(f"INSERT INTO api_tokens (name, scope, token_sha256, created_by) VALUES (%s, %s, %s, %s)"
+                               f" RETURNING {_TOKEN}", (name, scope, sha256, created_by)).fetchone())
+
+
+def tokens(conn: psycopg.Connection) -> list[dict]:
+    return [_token(row) for row in conn.execute(f"SELECT {_TOKEN} FROM api_tokens ORDER BY id").fetchall()]
+
+
+def revoke_token(conn: psycopg.Connection, token_id: int) -> dict | None:
+    """Revoked once: revoking again keeps the first time."""
+    return _token(conn.execute(f"UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s"
+                               f" RETURNING {_TOKEN}", (token_id,)).fetchone())
+
+
+def active_token(conn: psycopg.Connection, sha256: bytes) -> dict | None:
+    return _token(conn.execute(f"SELECT {_TOKEN} FROM api_tokens WHERE token_sha256 = %s AND revoked_at IS NULL",
+                               (sha256,)).fetchone())
