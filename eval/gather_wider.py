@@ -17,6 +17,14 @@ measures them:
     dates_mediacloud/            eval.json + html/...                         (adbar/htmldate: news pages, Media Cloud 2020)
     langid/lingua/sentences/     nb.txt, nn.txt, da.txt, sv.txt               (pemistahl/lingua-py, Apache-2.0:
                                                                               Leipzig corpora sentences, news and web)
+    langid/ud/ud_sentences.tsv   lang, treebank_file, sent_id, text           (Universal Dependencies treebanks,
+                                                                              CC BY-SA 4.0, with --ud: below)
+
+The treebanks' sentences are split as the treebanks split them, not by hash: a treebank's dev file goes
+to dev, its test file to heldout (North Sámi, which has no dev file: train and test). Bokmål and Nynorsk
+are the Norwegian Dependency Treebank's (newspapers above all, also government reports, parliament
+transcripts and blogs), Danish the Danish Dependency Treebank's, Swedish Talbanken's professional prose,
+North Sámi Giellatekno's corpus.
 
 Each half gets a ``SOURCES.json`` naming the repositories, their commits and licences. The pages are
 third-party data: they are never copied into the project (OUT defaults to ``var/eval-wider``).
@@ -25,7 +33,10 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
     git clone https://github.com/flairNLP/fundus fundus
     git clone https://github.com/adbar/htmldate htmldate
     git clone https://github.com/pemistahl/lingua-py lingua
-    .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua
+    for t in Norwegian-Bokmaal Norwegian-Nynorsk Danish-DDT Swedish-Talbanken North_Sami-Giella; do
+        git clone https://github.com/UniversalDependencies/UD_$t; done
+    .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua \
+        --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella
 """
 
 from __future__ import annotations
@@ -48,6 +59,12 @@ SOURCES = {
     "lingua": ("https://github.com/pemistahl/lingua-py", "Apache-2.0"),
 }
 LINGUA_LANGUAGES = ("nb", "nn", "da", "sv")
+# Universal Dependencies treebanks: file prefix -> language (the codes ``evaluation.ud_sentences`` reads),
+# and which of the treebank's files goes to which half.
+UD_TREEBANKS = {"no_bokmaal": ("nb", "UD_Norwegian-Bokmaal"), "no_nynorsk": ("nn", "UD_Norwegian-Nynorsk"),
+                "da_ddt": ("da", "UD_Danish-DDT"), "sv_talbanken": ("sv", "UD_Swedish-Talbanken"),
+                "sme_giella": ("se", "UD_North_Sami-Giella")}
+UD_HALVES = {"dev": ("dev", "train"), "heldout": ("test",)}  # North Sámi has no dev file: its train file
 SPLITS = ("dev", "heldout")
 
 
@@ -213,12 +230,55 @@ def gather_lingua(repo: Repo, out: Path, counts: dict) -> None:
             counts[f"lingua_{code}_{split}"] = len(lines)
 
 
+def conllu_sentences(text: str) -> list[tuple[str, str]]:
+    """(sent_id, text) of each sentence of a CoNLL-U file."""
+    sentences, sent_id = [], ""
+    for line in text.splitlines():
+        if line.startswith("# sent_id = "):
+            sent_id = line[len("# sent_id = "):].strip()
+        elif line.startswith("# text = "):
+            sentences.append((sent_id, " ".join(line[len("# text = "):].split())))
+    return sentences
+
+
+def gather_ud(repos: list[Repo], out: Path, counts: dict) -> dict[str, Repo]:
+    """Each treebank's sentences, its dev (else train) file to dev and its test file to heldout; returns
+    the repositories by treebank name."""
+    rows: dict[str, list[str]] = {split: [] for split in SPLITS}
+    named: dict[str, Repo] = {}
+    for repo in repos:
+        found = False
+        names = repo.files(".")
+        for name in names:
+            match = re.fullmatch(r"([a-z_]+)-ud-(train|dev|test)\.conllu", name)
+            if not match or match.group(1) not in UD_TREEBANKS:
+                continue
+            split = next((s for s, parts in UD_HALVES.items() if match.group(2) in parts), None)
+            if split == "dev" and match.group(2) == "train" and f"{match.group(1)}-ud-dev.conllu" in names:
+                continue  # a treebank with a dev file gives dev that, not its (larger) train file
+            found = True
+            lang, named_as = UD_TREEBANKS[match.group(1)]
+            named[named_as] = repo
+            sentences = conllu_sentences(repo.read(name).decode("utf-8"))
+            rows[split] += [f"{lang}\t{name}\t{sent_id}\t{text}" for sent_id, text in sentences if text]
+            counts[f"ud_{lang}_{split}"] = counts.get(f"ud_{lang}_{split}", 0) + len(sentences)
+        if not found:
+            raise SystemExit(f"gather_wider: no treebank of {', '.join(UD_TREEBANKS)} in {repo.path}")
+    for split, lines in rows.items():
+        write_text(out / split / "langid" / "ud" / "ud_sentences.tsv",
+                   "lang\ttreebank_file\tsent_id\ttext\n" + "\n".join(lines) + "\n")
+    return named
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--aeb", type=Path, required=True, help="a clone of scrapinghub/article-extraction-benchmark")
     parser.add_argument("--fundus", type=Path, required=True, help="a clone of flairNLP/fundus")
     parser.add_argument("--htmldate", type=Path, required=True, help="a clone of adbar/htmldate")
     parser.add_argument("--lingua", type=Path, required=True, help="a clone of pemistahl/lingua-py")
+    parser.add_argument("--ud", type=Path, nargs="+", default=[],
+                        help="clones of Universal Dependencies treebanks: UD_Norwegian-Bokmaal, UD_Norwegian-Nynorsk, "
+                             "UD_Danish-DDT, UD_Swedish-Talbanken, UD_North_Sami-Giella (optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
@@ -235,8 +295,11 @@ def main() -> None:
     gather_fundus(repos["fundus"], args.out, leave_out["fundus"], counts)
     gather_htmldate(repos["htmldate"], args.out, leave_out["htmldate"], counts)
     gather_lingua(repos["lingua"], args.out, counts)
+    treebanks = gather_ud([Repo(path) for path in args.ud], args.out, counts) if args.ud else {}
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
+    sources.update({name: {"url": f"https://github.com/UniversalDependencies/{name}", "licence": "CC BY-SA 4.0",
+                           "commit": repo.commit} for name, repo in treebanks.items()})
     for split in SPLITS:
         write_text(args.out / split / "SOURCES.json", json.dumps(sources, indent=1) + "\n")
     json.dump(counts, sys.stdout, indent=1, sort_keys=True)

@@ -179,14 +179,14 @@ def lingua_items(samples: Path, kind: str = "word-pairs") -> list[tuple[str, str
     return items
 
 
-UD_CODES = {"nb": "nob", "nn": "nno", "se": "sme"}
+UD_CODES = {"nb": "nob", "nn": "nno", "da": "dan", "sv": "swe", "se": "sme"}
 # Figures of sentence sets a samples folder may lack: never pinned, so the gate means the same everywhere.
 UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.")
 
 
 def ud_sentences(samples: Path) -> list[tuple[str, str]]:
     """(ISO 639-3 code, sentence) of ``langid/ud/ud_sentences.tsv`` (Universal Dependencies treebanks:
-    Bokmål, Nynorsk, North Sámi; columns lang, treebank_file, sent_id, newdoc, newpar, text), when present."""
+    Bokmål, Nynorsk, Danish, Swedish, North Sámi; columns lang and text among others), when present."""
     path = samples / "langid" / "ud" / "ud_sentences.tsv"
     if not path.is_file():
         return []
