@@ -424,6 +424,18 @@ def test_text_without_function_words_goes_to_the_dictionaries(text, expected):
     assert language.of_text(text) == expected
 
 
+def test_the_word_models_do_not_overrule_what_the_dictionaries_clearly_say():
+    # Danish function words lead; the word models, fond of the names, prefer Bokmål by far more than the
+    # overrule's margin; the Danish dictionary accepts two more of the words (forstopper, bænken).
+    text = "Johnny Hansen spiller i aften som forstopper, mens Lars Olsen og Bjarne Jensen begynder kampen på bænken."
+    found = language._WORD.findall(text)
+    tokens = [t.lower() for t in found]
+    assert language._log_likelihood(tokens, "nob") - language._log_likelihood(tokens, "dan") >= language.LIKELIHOOD_OVERRULE
+    accepted = language.dictionary_coverage(found, ["dan", "nob"])
+    assert accepted["dan"] - accepted["nob"] >= language.DICTIONARY_VETO
+    assert language.of_text(text) == "dan"
+
+
 def test_danish_function_words_include_deres_and_nogle():
     # "deres" counted for Bokmål only, a one-word lead over Danish on a Danish sentence.
     assert {"deres", "nogle"} <= language.FUNCTION_WORDS["dan"]

@@ -275,10 +275,14 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
         best = max(leaders, key=posterior.__getitem__)
         if all(posterior[best] - posterior[lang] >= LIKELIHOOD_MARGIN for lang in leaders if lang != best):
             choice = best
-    # The content words can still overrule a thin function-word lead.
+    # The content words can still overrule a thin function-word lead, unless the spelling dictionaries
+    # clearly side with it: the word models of Danish and Bokmål weigh shared words unevenly, and
+    # overruled Danish text with Danish spelling (the dev half of UD's Danish sentences: 3.7 -> 2.7 % errors).
     favourite = max(likelihood, key=likelihood.__getitem__)
     if likelihood[favourite] - likelihood[choice] >= LIKELIHOOD_OVERRULE:
-        return favourite
+        accepted = dictionary_coverage(found, [choice, favourite])
+        if accepted[choice] - accepted[favourite] < DICTIONARY_VETO:
+            return favourite
     return choice
 
 
@@ -288,6 +292,7 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
 ARCHIVE_LOG_PRIOR = {"dan": -3.0, "swe": -3.0, "nno": -1.0}
 LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model must prefer a language e^2 ~ 7 times
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
+DICTIONARY_VETO = 2          # ... unless the dictionaries accept this many more words of the choice
 
 
 @lru_cache(maxsize=None)
