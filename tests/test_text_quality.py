@@ -442,6 +442,12 @@ def test_danish_function_words_include_deres_and_nogle():
     assert language.of_text("Forældrene kan hente deres billetter i receptionen fra klokken ni.") == "dan"
 
 
+def test_bokmaal_function_words_include_meget():
+    # "meget" (as Bokmål as "mye") counted for Danish only, a one-word lead on a Bokmål sentence.
+    assert "meget" in language.FUNCTION_WORDS["nob"]
+    assert language.of_text("Dette er en tradisjon vi her i byen burde verne meget godt om.") == "nob"
+
+
 @pytest.mark.parametrize("text", ["Den er kanskje litt for dyr, sier han til ba.no.",
                                   "Les hele saken på nrk.no og dagbladet.no i kveld."])
 def test_web_addresses_are_no_words(text):

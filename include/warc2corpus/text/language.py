@@ -52,7 +52,7 @@ _FUNCTION_WORDS = {
     "nob": """
         jeg meg min mitt mine du deg din ditt dine han ham hun henne den det vi oss vår vårt våre
         dere deres de dem seg sin sitt sine hans hennes ikke aldri hva hvem hvor hvordan hvorfor hvilken
-        hvilket hvilke hvis når noen noe ingen ingenting mye mange mer mest litt hele alle andre annen
+        hvilket hvilke hvis når noen noe ingen ingenting mye meget mange mer mest litt hele alle andre annen
         annet og eller men for at som om enn fordi mens siden selv både også bare nå da her der hit dit
         i på til fra av med mot om etter før under over mellom uten hos ved gjennom rundt ut ute opp oppe
         ned inn inne hjem fram frem bort igjen allerede fortsatt kanskje sammen ennå jo vel nok altså
