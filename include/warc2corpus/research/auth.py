@@ -28,6 +28,7 @@ TOKEN_PREFIX = "w2c_"  # tells an API token from an Airflow JWT in the same Auth
 SCOPES = ("research", "admin")
 DAG_ID = "warc2corpus"  # Airflow users who may edit this DAG may change what it loads
 
+
 @dataclass(frozen=True)
 class Principal:
     """Who made a request: a token's or an Airflow user's name, and whether it may change state."""

@@ -542,13 +542,14 @@ def profile_counts(conn, doc_ids: list[int] | None) -> list[tuple]:
 # API tokens (their policy: research.auth; only a token's SHA-256 is stored)
 # ---------------------------------------------------------------------------------------------
 
-_TOKEN = "id, name, scope, created_by, created_at, revoked_at"
+_TOKEN_COLUMNS = ("id", "name", "scope", "created_by", "created_at", "revoked_at")
+_TOKEN = ", ".join(_TOKEN_COLUMNS)
 
 
 def _token(row) -> dict | None:
     if row is None:
         return None
-    item = dict(zip(("id", "name", "scope", "created_by", "created_at", "revoked_at"), row))
+    item = dict(zip(_TOKEN_COLUMNS, row))
     for key in ("created_at", "revoked_at"):
         item[key] = item[key].isoformat() if item[key] is not None else None
     return item

@@ -244,7 +244,10 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     tokens of the text. A tie at the top goes to the leaders whose spelling dictionaries accept most of
     the other words (:func:`dictionary_coverage`), then to those whose spelling those words bear most
     (:func:`spelling_cues`), then to the leader whose word model (gielladetect's word frequencies, weighed
-    by the archive prior) makes the text clearly likelier, else to the leader the ranking puts first."""
+    by the archive prior) makes the text clearly likelier, else to the leader the ranking puts first (a
+    text without function words ties all four). A language the word models make far likelier
+    (LIKELIHOOD_OVERRULE) takes it over, unless the dictionaries accept DICTIONARY_VETO words more of
+    the choice."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
     tokens = [t.lower() for t in found]
     # Only the languages the ranking holds compete (candidates may have left some of the four out).

@@ -142,7 +142,7 @@ class Model:
         data = {"unigrams": {lang: dict(c) for lang, c in self.unigrams.items() if c},
                 "bigrams": {lang: {f"{a} {b}": n for (a, b), n in c.items()} for lang, c in self.bigrams.items() if c}}
         # msgspec and zlib's default level: 2.4x faster than json and level 9 (which dominated the
-        # derived step's time) for a blob 0.5 % larger. Any JSON in gzip reads back (older models too).
+        # training step's time) for a blob 0.5 % larger. Any JSON in gzip reads back (older models too).
         return gzip.compress(msgspec.json.encode(data), compresslevel=6, mtime=0)
 
     @classmethod
