@@ -188,3 +188,37 @@ def test_gather_wider_splits_fundus_pages_as_the_shared_flat_file(tmp_path):
     assert rows["test_data/no/Avis_2026_01_06.html.gz"][1]["body_paragraphs"] == ["Ny."]
     assert split == gather_wider.split_of("fundus", "Avis_2024_08_04.html.gz")
     assert (tmp_path / "out" / split / "news_fundus" / old["file"]).is_file()
+
+
+def test_gather_wider_takes_treebank_sentences_by_their_own_split(tmp_path):
+    """eval/gather_wider.py --ud: a treebank's dev file to dev and its test file to heldout (its train
+    file only where it has no dev file), in the table the eval reads (Danish and Swedish included)."""
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
+    import gather_wider
+
+    from warc2corpus.quality import evaluation
+
+    def treebank(name: str, files: dict[str, list[str]]) -> gather_wider.Repo:
+        repo = tmp_path / name
+        repo.mkdir()
+        for file, texts in files.items():
+            (repo / file).write_text("".join(f"# sent_id = {i}\n# text = {t}\n1\t_\t_\n\n" for i, t in enumerate(texts)))
+        for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
+            subprocess.run(["git", "-C", str(repo), *command], check=True)
+        return gather_wider.Repo(repo)
+
+    danish = treebank("UD_Danish-DDT", {"da_ddt-ud-train.conllu": ["Træning."], "da_ddt-ud-dev.conllu": ["Udvikling  her."],
+                                        "da_ddt-ud-test.conllu": ["Prøve."]})
+    sami = treebank("UD_North_Sami-Giella", {"sme_giella-ud-train.conllu": ["Oahppat."],
+                                              "sme_giella-ud-test.conllu": ["Geahččalit."]})
+    counts: dict = {}
+    named = gather_wider.gather_ud([danish, sami], tmp_path / "out", counts)
+    assert set(named) == {"UD_Danish-DDT", "UD_North_Sami-Giella"}
+    assert evaluation.ud_sentences(tmp_path / "out" / "dev") == [("dan", "Udvikling her."), ("sme", "Oahppat.")]
+    assert evaluation.ud_sentences(tmp_path / "out" / "heldout") == [("dan", "Prøve."), ("sme", "Geahččalit.")]
+    assert counts == {"ud_da_dev": 1, "ud_da_heldout": 1, "ud_se_dev": 1, "ud_se_heldout": 1}
+    with pytest.raises(SystemExit, match="no treebank"):
+        gather_wider.gather_ud([treebank("elsewhere", {"readme.conllu": ["Nei."]})], tmp_path / "out2", {})
