@@ -539,3 +539,28 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
     assert document.rejected is None
     empty = pages.build_document(_Record(), extract.Extracted(dropped={"unnatural": 2, "links": 1}), "job")
     assert empty.rejected == "all_paragraphs_dropped_unnatural"
+
+
+@pytest.mark.parametrize("paragraph, dropped", [
+    # news about subscriptions, cookies and advertising is news
+    ("Strømmetjenesten øker prisen på abonnementet med 20 kroner i måneden fra januar, opplyser selskapet.", False),
+    ("Datatilsynet mener nettstedet brøt loven da det satte cookies uten samtykke fra brukerne.", False),
+    ("Konsernet tapte penger på annonsene i fjor, og varsler nye kutt.", False),
+    # the prompts about them say so early in a sentence
+    ("Bli abonnent i dag: første måned for 1 krone", True),
+    ("Vi bruker informasjonskapsler for å gi deg en bedre opplevelse.", True),
+    ("This website uses cookies to improve your experience.", True),
+    ("Saken er for abonnenter. Du må være abonnent for å lese den.", True),
+    ("ANNONSE: Finn drømmeboligen her", True),
+    # and newsletters, log-ins and sharing anywhere in a short paragraph
+    ("Get the top headlines delivered every morning by subscribing to our newsletter.", True),
+    ("Meld deg på nyhetsbrevet og få nyhetene først.", True),
+    ("Logg inn for å lese saken", True),
+])
+def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
+    from collections import Counter
+
+    reasons: Counter = Counter()
+    kept = extract.clean_paragraphs([paragraph], title=None, anchors=set(), dropped=reasons)
+    assert (kept == []) is dropped
+    assert reasons == (Counter(boilerplate=1) if dropped else Counter())

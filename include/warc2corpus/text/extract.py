@@ -15,8 +15,9 @@ reason: ``title`` (the headline repeated as the first paragraph: it is stored as
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
 question, which an interview series asks each guest),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
-(photo credits), ``boilerplate`` (short interface phrases: newsletter, subscription, sharing,
-cookie prompts), ``template`` (text the site's pages have in common, see ``template``),
+(photo credits), ``boilerplate`` (short interface phrases: newsletter, sharing, log-in prompts, and
+subscription, cookie or advertising prompts, which name their subject early in a sentence: a news
+sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
 carries besides the one it names, removed before extraction: see ``articles``). When trafilatura
 finds no text, the page's own content blocks that are not template (see ``template``) are the
@@ -89,16 +90,23 @@ _CREDIT = re.compile(
     r"^(foto|photo|photos|bilde|bild|image|images|illustrasjon|illustration|grafikk|graphic|kilde|source|"
     r"video|credit|fotograf|photographer)\s*[:/]|getty ?images|\bvia getty\b|/ ?ntb\b|\bntb scanpix\b|"
     r"\b(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b", re.IGNORECASE)
+# Interface prompts: in a short paragraph, wherever they stand.
 _BOILERPLATE = re.compile(
-    r"\b(subscribe|subscribing|subscription|newsletter|sign up|log in|login|cookies?|all rights reserved|"
-    r"click here|read more|see more|don'?t miss|advertisement|sponsored|share this|follow us|"
-    r"abonn[a-zæøå]*|nyhetsbrev[a-zæøå]*|logg inn|les også|les mer|se også|annonse|del artikkelen|del saken|"
-    r"følg oss|tips oss|kort fortalt|informasjonskapsl[a-zæøå]*|"
-    r"anzeige|newsletter|externer inhalt|privatsphäre|mehr zum thema|czytaj więcej|lire aussi|"
-    r"copyright|©)\b|^©|^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|"
+    r"\b(all rights reserved|click here|read more|see more|don'?t miss|share this|follow us|"
+    r"newsletters?|subscribing|sign up|signing up|log in|login|sponsored|"
+    r"les også|les mer|se også|del artikkelen|del saken|følg oss|tips oss|kort fortalt|nyhetsbrev[a-zæøå]*|logg inn|"
+    r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre|copyright|©)\b|^©|"
+    r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
+# What prompts are about (subscriptions, cookies, advertising) is also what news is written about ("the
+# service raises the price of its subscription"): such a word marks a prompt only among the first four
+# words of a sentence ("Abonner på …", "Vi bruker informasjonskapsler …", "Bli abonnent i dag: …").
+_BOILERPLATE_TOPIC = re.compile(
+    r"\b(subscribe|subscriptions?|cookies?|advertisement|abonn[a-zæøå]*|annonse|informasjonskapsl[a-zæøå]*|"
+    r"anzeige)\b", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)((?:\S+\s+){0,3}\S*)")  # a sentence's first four words
 FALLBACK_BELOW = 250  # words: a shorter text from trafilatura's fast pass gets its fallbacks (module docstring)
 MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three words or fewer (a menu)
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
@@ -165,6 +173,12 @@ def _prune_nested_articles(tree) -> None:
             article.drop_tree()
 
 
+def _is_boilerplate(paragraph: str) -> bool:
+    if _BOILERPLATE.search(paragraph):
+        return True
+    return any(_BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
+
+
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
                      dropped: Counter) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason."""
@@ -184,7 +198,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "repeated"
         elif n_words <= SHORT and _CREDIT.search(paragraph):
             reason = "credit"
-        elif n_words <= SHORT and _BOILERPLATE.search(paragraph):
+        elif n_words <= SHORT and _is_boilerplate(paragraph):
             reason = "boilerplate"
         elif n_words <= 40 and _linked_share(key, anchors, long_anchors) >= 0.75:
             reason = "links"
