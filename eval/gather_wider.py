@@ -59,12 +59,11 @@ SOURCES = {
     "lingua": ("https://github.com/pemistahl/lingua-py", "Apache-2.0"),
 }
 LINGUA_LANGUAGES = ("nb", "nn", "da", "sv")
-# Universal Dependencies treebanks: file prefix -> language (the codes ``evaluation.ud_sentences`` reads),
-# and which of the treebank's files goes to which half.
+# Universal Dependencies treebanks: file prefix -> language (the codes ``evaluation.ud_sentences`` reads)
+# and the treebank's name.
 UD_TREEBANKS = {"no_bokmaal": ("nb", "UD_Norwegian-Bokmaal"), "no_nynorsk": ("nn", "UD_Norwegian-Nynorsk"),
                 "da_ddt": ("da", "UD_Danish-DDT"), "sv_talbanken": ("sv", "UD_Swedish-Talbanken"),
                 "sme_giella": ("se", "UD_North_Sami-Giella")}
-UD_HALVES = {"dev": ("dev", "train"), "heldout": ("test",)}  # North Sámi has no dev file: its train file
 SPLITS = ("dev", "heldout")
 
 
@@ -253,9 +252,10 @@ def gather_ud(repos: list[Repo], out: Path, counts: dict) -> dict[str, Repo]:
             match = re.fullmatch(r"([a-z_]+)-ud-(train|dev|test)\.conllu", name)
             if not match or match.group(1) not in UD_TREEBANKS:
                 continue
-            split = next((s for s, parts in UD_HALVES.items() if match.group(2) in parts), None)
-            if split == "dev" and match.group(2) == "train" and f"{match.group(1)}-ud-dev.conllu" in names:
+            kind = match.group(2)
+            if kind == "train" and f"{match.group(1)}-ud-dev.conllu" in names:
                 continue  # a treebank with a dev file gives dev that, not its (larger) train file
+            split = "heldout" if kind == "test" else "dev"
             found = True
             lang, named_as = UD_TREEBANKS[match.group(1)]
             named[named_as] = repo
