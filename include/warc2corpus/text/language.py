@@ -45,8 +45,9 @@ MIXED_SHARE = 0.2       # a second language with this share of the tokens makes 
 MIXED_MIN_TOKENS = 20   # ... when it has at least this many tokens
 
 # Closed-class words (pronouns, negations, question words, conjunctions, prepositions, adverbs and
-# auxiliaries) of each Scandinavian standard. Shared words count for every language that has them;
-# the ones that differ ("ikke"/"ikkje"/"inte", "av"/"af", "etter"/"efter"/"efter", "nå"/"no"/"nu")
+# auxiliaries) of each Scandinavian standard, and the present tense of a few common verbs whose forms
+# differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder"). Shared words count for every language
+# that has them; the ones that differ ("ikke"/"ikkje"/"inte", "av"/"af", "etter"/"efter"/"efter", "nå"/"no"/"nu")
 # decide.
 _FUNCTION_WORDS = {
     "nob": """
@@ -60,7 +61,7 @@ _FUNCTION_WORDS = {
         fikk fått gjør gjorde gjort sier sa kommer kom går gikk ser så sånn slik også tre første
         en et ei ett dette disse denne hjemme kun dog imidlertid hver hvert hverandre enda derfor dessuten
         innen utenfor innenfor stadig alltid blant ifølge verken enten tidligere senere egentlig samme flere
-        egen eget egne ganger
+        egen eget egne ganger intet vet gjelder tar gir heter finner ligger sitter legger
     """,
     "nno": """
         eg meg min mitt mine du deg din ditt dine han honom ho henne den det vi me oss vår vårt våre
@@ -74,7 +75,7 @@ _FUNCTION_WORDS = {
         ei ein eit eitt dette desse denne heime hjå kvart kvarandre endå enda difor derfor dessutan innan
         første hit dit
         utanfor innanfor stadig alltid blant ifølgje korkje verken anten tidlegare seinare eigentleg same
-        fleire eigen eige eigne gong gonger
+        fleire eigen eige eigne gong gonger sånn inga veit tek gjev heiter
     """,
     "dan": """
         jeg mig min mit mine du dig din dit dine han ham hun hende den det vi os vores vor vort
@@ -87,7 +88,7 @@ _FUNCTION_WORDS = {
         ville må måtte får fik fået gør gjorde gjort siger sagde kommer kom går gik ser så sådan
         tre første en et ét dette disse denne hjemme kun dog imidlertid hver hvert hinanden endda derfor
         desuden inden udenfor indenfor ifølge hverken enten tidligere senere egentlig samme flere egen eget
-        egne gange altid blandt hvornår
+        egne gange altid blandt hvornår vore gælder tager tar giver hedder finder ligger sidder lægger
     """,
     "swe": """
         jag mig mej min mitt mina du dig dej din ditt dina han honom hon henne den det vi oss vår
@@ -100,7 +101,8 @@ _FUNCTION_WORDS = {
         kan kunde ska skall skulle vill ville måste får fick fått gör gjorde gjort säger sa sade
         kommer kom går gick ser så sådan tre första en ett detta dessa denna hemma endast dock emellertid
         varje varandra ändå därför dessutom inom utanför innanför enligt varken antingen tidigare senare
-        egentligen samma fler flera egen eget egna gång gånger alltid bland
+        egentligen samma fler flera egen eget egna gång gånger alltid bland vet gäller tar ger heter finner
+        ligger sitter lägger
     """,
 }
 FUNCTION_WORDS = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
