@@ -198,6 +198,23 @@ def test_cleaning_rules_count_what_they_drop():
     assert dropped == {"title": 1, "credit": 1, "boilerplate": 1, "repeated": 2, "links": 1}
 
 
+def test_headings_a_table_of_contents_links_to_are_content():
+    # A link to "#section" (a table of contents, a heading's own anchor) made the heading read as link
+    # text, and the links rule dropped it; a link to another page still marks its text as link text.
+    body = " ".join(["Kommunen har lagt fram planen for den nye skolen, og den skal stå ferdig i 2027."] * 6)
+    html = ("<html><body><article><h1>Skolen</h1><nav><a href='#bakgrunn'>Bakgrunnen for den nye skolen</a>"
+            "<a href='https://avis.example.no/annen-sak'>Les om ferja som ble innstilt</a></nav>"
+            f"<p>{body}</p><h2 id='bakgrunn'>Bakgrunnen for den nye skolen</h2><p>{body}</p>"
+            "<p>Les om ferja som ble innstilt</p></article></body></html>")
+    links = extract._links(extract.parse(html))
+    assert extract._key("Bakgrunnen for den nye skolen") not in links.keys
+    assert extract._key("Les om ferja som ble innstilt") in links.keys
+    dropped = Counter()
+    kept = extract.clean_paragraphs(["Bakgrunnen for den nye skolen", body, "Les om ferja som ble innstilt"],
+                                    title="Skolen", anchors=links.keys, dropped=dropped)
+    assert kept == ["Bakgrunnen for den nye skolen", body] and dropped == {"links": 1}
+
+
 def test_nested_articles_are_related_content():
     own = " ".join(["Hovedsaken handler om noe viktig som skjer i byen akkurat nå."] * 12)
     html = (f"<html><body><article><h1>Hovedsak</h1><p>{own}</p>"

@@ -120,7 +120,7 @@ def _key(text: str) -> str:
 
 @dataclass
 class _Links:
-    keys: set[str]        # normalised texts of links of two words or more (not bare URLs)
+    keys: set[str]        # normalised texts of links of two words or more (not bare URLs, not in-page)
     words: int            # words inside links on the page
     headlines: int        # links whose text reads like a headline (4+ words)
 
@@ -134,7 +134,10 @@ def _links(tree) -> _Links:
         links.words += n
         links.headlines += n >= 4
         key = _key(text)
-        if key.count(" ") >= 1 and not re.match(r"\s*(https?:|www\.)", text):
+        # A link within the page ("#section": a table of contents, a heading's own anchor) points at
+        # the article's own headings, which are no less content for it.
+        if key.count(" ") >= 1 and not re.match(r"\s*(https?:|www\.)", text) \
+                and not (anchor.get("href") or "").lstrip().startswith("#"):
             links.keys.add(key)
     return links
 
