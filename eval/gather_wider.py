@@ -19,6 +19,13 @@ measures them:
                                                                               Leipzig corpora sentences, news and web)
     langid/ud/ud_sentences.tsv   lang, treebank_file, sent_id, text           (Universal Dependencies treebanks,
                                                                               CC BY-SA 4.0, with --ud: below)
+    extraction_trafilatura_eval/ evaldata.json + html/<file>                  (adbar/trafilatura's evaluation,
+                                                                              Apache-2.0, with --trafilatura: below)
+
+trafilatura's evaluation pages (``tests/eval`` and ``tests/cache``, about 990 pages of news, blogs, shops and
+forums in many languages) come with snippets its author wrote for each page: text the main text must hold
+("with") and text it must not ("without"). trafilatura was developed against them, so on these pages it
+is the best placed of all; the figure is their recall and precision of snippets, not of tokens.
 
 The treebanks' sentences are split as the treebanks split them, not by hash: a treebank's dev file goes
 to dev, its test file to heldout (North Sámi, which has no dev file: train and test). Bokmål and Nynorsk
@@ -35,8 +42,10 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
     git clone https://github.com/pemistahl/lingua-py lingua
     for t in Norwegian-Bokmaal Norwegian-Nynorsk Danish-DDT Swedish-Talbanken North_Sami-Giella; do
         git clone https://github.com/UniversalDependencies/UD_$t; done
+    git clone https://github.com/adbar/trafilatura trafilatura
     .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua \
-        --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella
+        --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella \
+        --trafilatura trafilatura
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ SOURCES = {
     "aeb": ("https://github.com/scrapinghub/article-extraction-benchmark", "MIT"),
     "fundus": ("https://github.com/flairNLP/fundus", "MIT"),
     "htmldate": ("https://github.com/adbar/htmldate", "Apache-2.0"),
+    "trafilatura": ("https://github.com/adbar/trafilatura", "Apache-2.0 (the pages: third-party web pages)"),
     "lingua": ("https://github.com/pemistahl/lingua-py", "Apache-2.0"),
 }
 LINGUA_LANGUAGES = ("nb", "nn", "da", "sv")
@@ -86,7 +96,9 @@ class Repo:
             raise SystemExit(f"gather_wider: git {' '.join(args)} in {self.path}: {exc.stderr.decode().strip()}")
 
     def files(self, folder: str) -> list[str]:
-        return self.git("ls-tree", "-r", "--name-only", "HEAD", folder).decode().splitlines()
+        # -z: names as they are (without it git quotes a name holding a non-ASCII letter)
+        return [name for name in self.git("ls-tree", "-r", "-z", "--name-only", "HEAD", folder).decode().split("\0")
+                if name]
 
     def read(self, path: str) -> bytes:
         return self.git("show", f"HEAD:{path}")
@@ -270,6 +282,29 @@ def gather_ud(repos: list[Repo], out: Path, counts: dict) -> dict[str, Repo]:
     return named
 
 
+def gather_trafilatura(repo: Repo, out: Path, counts: dict) -> None:
+    """trafilatura's evaluation pages with their snippets, each page in its half by its file name; a page
+    is looked for in tests/cache, then tests/eval, as trafilatura's own evaluation does."""
+    entries = json.loads(repo.read("tests/evaldata.json"))
+    present = set(repo.files("tests/cache")) | set(repo.files("tests/eval"))
+    halves: dict[str, dict] = {split: {} for split in SPLITS}
+    for url, row in sorted(entries.items()):
+        path = next((f"tests/{folder}/{row['file']}" for folder in ("cache", "eval")
+                     if f"tests/{folder}/{row['file']}" in present), None)
+        if path is None:
+            counts["trafilatura_page_missing"] = counts.get("trafilatura_page_missing", 0) + 1
+            continue
+        split = split_of("trafilatura", row["file"])
+        target = out / split / "extraction_trafilatura_eval" / "html" / row["file"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(repo.read(path))
+        halves[split][url] = {"file": row["file"], "with": row.get("with", []), "without": row.get("without", [])}
+    for split, rows in halves.items():
+        write_text(out / split / "extraction_trafilatura_eval" / "evaldata.json",
+                   json.dumps(rows, ensure_ascii=False, indent=1))
+        counts[f"trafilatura_{split}"] = len(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--aeb", type=Path, required=True, help="a clone of scrapinghub/article-extraction-benchmark")
@@ -279,6 +314,7 @@ def main() -> None:
     parser.add_argument("--ud", type=Path, nargs="+", default=[],
                         help="clones of Universal Dependencies treebanks: UD_Norwegian-Bokmaal, UD_Norwegian-Nynorsk, "
                              "UD_Danish-DDT, UD_Swedish-Talbanken, UD_North_Sami-Giella (optional)")
+    parser.add_argument("--trafilatura", type=Path, help="a clone of adbar/trafilatura, for its evaluation pages (optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
@@ -296,6 +332,9 @@ def main() -> None:
     gather_htmldate(repos["htmldate"], args.out, leave_out["htmldate"], counts)
     gather_lingua(repos["lingua"], args.out, counts)
     treebanks = gather_ud([Repo(path) for path in args.ud], args.out, counts) if args.ud else {}
+    if args.trafilatura:
+        repos["trafilatura"] = Repo(args.trafilatura)
+        gather_trafilatura(repos["trafilatura"], args.out, counts)
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
     sources.update({name: {"url": f"https://github.com/UniversalDependencies/{name}", "licence": "CC BY-SA 4.0",

@@ -222,3 +222,63 @@ def test_gather_wider_takes_treebank_sentences_by_their_own_split(tmp_path):
     assert counts == {"ud_da_dev": 1, "ud_da_heldout": 1, "ud_se_dev": 1, "ud_se_heldout": 1}
     with pytest.raises(SystemExit, match="no treebank"):
         gather_wider.gather_ud([treebank("elsewhere", {"readme.conllu": ["Nei."]})], tmp_path / "out2", {})
+
+
+def test_trafilatura_evaluation_pages_are_gathered_and_scored_by_their_snippets(tmp_path, capsys):
+    """eval/gather_wider.py --trafilatura: each page of trafilatura's evaluation (tests/cache, else
+    tests/eval; a name git would quote included) in its half with its snippets; ``warc2corpus eval``
+    scores them as trafilatura's evaluation does: snippets found or missed, over all pages."""
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
+    import gather_wider
+
+    body = " ".join(["Kommunestyret vedtok budsjettet for neste år etter en lang debatt i salen."] * 8)
+    page = ("<html><head><title>Budsjett</title></head><body><nav>Meny Forside Sport Kultur</nav>"
+            f"<article><h1>Budsjett</h1><p>{body}</p><p>Ordføreren var fornøyd med resultatet.</p></article>"
+            "<footer>Kontakt oss</footer></body></html>")
+    repo = tmp_path / "trafilatura"
+    (repo / "tests" / "eval").mkdir(parents=True)
+    (repo / "tests" / "cache").mkdir()
+    (repo / "tests" / "eval" / "avis.html").write_text(page)
+    (repo / "tests" / "cache" / "bladet-æøå.html").write_text(page)
+    (repo / "tests" / "evaldata.json").write_text(json.dumps({
+        "https://avis.example.no/budsjett": {"file": "avis.html", "with": ["Ordføreren var fornøyd", "vedtok  budsjettet"],
+                                             "without": ["Kontakt oss", "Ikke på siden"]},
+        "https://bladet.example.no/budsjett": {"file": "bladet-æøå.html", "with": ["Ordføreren var fornøyd"],
+                                               "without": ["Meny Forside"]},
+        "https://borte.example.no/": {"file": "borte.html", "with": ["x"], "without": ["y"]}}))
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
+        subprocess.run(["git", "-C", str(repo), *command], check=True)
+
+    counts: dict = {}
+    gather_wider.gather_trafilatura(gather_wider.Repo(repo), tmp_path / "out", counts)
+    assert counts["trafilatura_page_missing"] == 1
+    assert counts["trafilatura_dev"] + counts["trafilatura_heldout"] == 2
+    for name in ("avis.html", "bladet-æøå.html"):
+        split = gather_wider.split_of("trafilatura", name)
+        assert (tmp_path / "out" / split / "extraction_trafilatura_eval" / "html" / name).read_text() == page
+
+    # Both pages in one folder, to score: 3 "with" snippets all found, 3 "without" snippets none found.
+    samples = tmp_path / "samples" / "extraction_trafilatura_eval"
+    (samples / "html").mkdir(parents=True)
+    rows = {}
+    for split in gather_wider.SPLITS:
+        folder = tmp_path / "out" / split / "extraction_trafilatura_eval"
+        rows.update(json.loads((folder / "evaldata.json").read_text()))
+        for html in (folder / "html").iterdir():
+            (samples / "html" / html.name).write_bytes(html.read_bytes())
+    (samples / "evaldata.json").write_text(json.dumps(rows))
+    cli.main(["eval", "--samples", str(tmp_path / "samples"), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert figures == {"body.trafilatura_eval.snippet_precision": 1.0, "body.trafilatura_eval.snippet_recall": 1.0,
+                       "body.trafilatura_eval.snippet_f1": 1.0}
+    # A snippet the text lacks is a false negative; one it holds that it must not, a false positive.
+    rows["https://avis.example.no/budsjett"]["with"].append("Ikke på siden heller")
+    rows["https://avis.example.no/budsjett"]["without"].append("Ordføreren var")
+    (samples / "evaldata.json").write_text(json.dumps(rows))
+    cli.main(["eval", "--samples", str(tmp_path / "samples"), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert figures == {"body.trafilatura_eval.snippet_precision": 0.75, "body.trafilatura_eval.snippet_recall": 0.75,
+                       "body.trafilatura_eval.snippet_f1": 0.75}

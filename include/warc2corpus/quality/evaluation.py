@@ -5,7 +5,11 @@ Measured on the third-party pages in ``../shared/samples`` (or ``$WARC2CORPUS_SA
 body text     per page precision / recall / F1 over whitespace-token multisets of our text against the
               ground truth, averaged over pages (an empty result scores 0): the 20 pages of
               ``extraction_scrapinghub_aeb`` (``articleBody``) and the 50 of ``news_fundus``
-              (``body_paragraphs``); for fundus also the worst Norwegian page.
+              (``body_paragraphs``); for fundus also the worst Norwegian page. Where the samples hold
+              trafilatura's evaluation pages (``extraction_trafilatura_eval``, see eval/gather_wider.py):
+              the snippets its author wrote per page, as its own evaluation counts them (a "with"
+              snippet found is a true positive, missed a false negative; a "without" snippet found a
+              false positive), precision, recall and F1 over all snippets; not pinned.
 dates         exact-day accuracy on ``dates_htmldate_eval`` and ``news_fundus``.
 language      accuracy on ``langid/lingua`` word pairs (forced choice) and on the ``langid/udhr``
               declarations; errors among Bokmål, Nynorsk and Danish on 10-20-token segments of the
@@ -136,6 +140,40 @@ def expected_page_type(page: Page) -> str:
     return "live_blog" if tree is not None and "LiveBlogPosting" in pagetype.declared_types(tree) else "article"
 
 
+@dataclass
+class SnippetPage:
+    page: Page
+    with_: list[str]       # text the main text must hold
+    without: list[str]     # ... and must not
+
+
+def trafilatura_eval_pages(samples: Path) -> list[SnippetPage]:
+    """trafilatura's evaluation pages and their snippets (``extraction_trafilatura_eval/evaldata.json``,
+    keyed by URL; a few keys are names, not URLs)."""
+    folder = samples / "extraction_trafilatura_eval"
+    entries = json.loads((folder / "evaldata.json").read_text(encoding="utf-8"))
+    return [SnippetPage(Page(row["file"], url if url.startswith(("http://", "https://")) else None,
+                             _html(folder / "html" / row["file"])), row["with"], row["without"])
+            for url, row in sorted(entries.items())]
+
+
+def snippet_scores(texts: list[str], pages: list[SnippetPage]) -> tuple[float, float, float]:
+    """(precision, recall, F1) of the snippets over all pages, matched in whitespace-normalised text as
+    trafilatura's evaluation matches them."""
+    def flat(text: str) -> str:
+        return " ".join(text.split())
+
+    tp = fp = fn = 0
+    for text, page in zip(texts, pages):
+        found = flat(text)
+        hits = sum(flat(snippet) in found for snippet in page.with_)
+        tp, fn = tp + hits, fn + len(page.with_) - hits
+        fp += sum(flat(snippet) in found for snippet in page.without)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return precision, recall, 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0
+
+
 def htmldate_pages(samples: Path, folder: str = "dates_htmldate_eval", truth_file: str = "eval_default.json",
                    pages_folder: str = "html_bbaw") -> list[Page]:
     folder = samples / folder
@@ -181,7 +219,8 @@ def lingua_items(samples: Path, kind: str = "word-pairs") -> list[tuple[str, str
 
 UD_CODES = {"nb": "nob", "nn": "nno", "da": "dan", "sv": "swe", "se": "sme"}
 # Figures of sentence sets a samples folder may lack: never pinned, so the gate means the same everywhere.
-UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.")
+UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.",
+            "body.trafilatura_eval.")
 
 
 def ud_sentences(samples: Path) -> list[tuple[str, str]]:
@@ -400,6 +439,16 @@ def run(samples: Path | None = None, *, heldout: Path | None = None,
         say("body text: scrapinghub")
         pages = scrapinghub_pages(samples)
         _body(report, "scrapinghub", pages, [ours(p) for p in pages], [trafilatura_alone(p) for p in pages])
+
+    if (samples / "extraction_trafilatura_eval").is_dir():
+        say("body text: trafilatura's evaluation pages")
+        snippet_pages = trafilatura_eval_pages(samples)
+        ours_scores = snippet_scores([ours(s.page).text for s in snippet_pages], snippet_pages)
+        alone_scores = snippet_scores([trafilatura_alone(s.page).text for s in snippet_pages], snippet_pages)
+        n_snippets = sum(len(s.with_) + len(s.without) for s in snippet_pages)
+        for i, measure in enumerate(("snippet_precision", "snippet_recall", "snippet_f1")):
+            report.add(f"body.trafilatura_eval.{measure}", ours_scores[i], alone_scores[i],
+                       note=f"{len(snippet_pages)} pages, {n_snippets} snippets" if i == 0 else "")
 
     if (samples / "news_fundus").is_dir():
         say("body text, dates, page types: fundus")
