@@ -471,8 +471,10 @@ def test_bokmaal_function_words_include_meget():
     ("Det vi vet om det sjette bindet, kan tyde på at dette er gjort med overlegg.", "nob"),
     ("«Folket udøver den lovgivende Magt ved Storthinget», heiter det i Grunnlova.", "nno"),
     ("Elise tar nattbussen.", "nob"),
+    # "annan" and "nokre" (Bokmål "annen", "noen") were missing from the Nynorsk list (a lingua word pair).
+    ("eigenskapar annan", "nno"),
 ])
-def test_function_words_include_common_verbs_whose_forms_differ(text, expected):
+def test_function_words_include_common_words_whose_forms_differ(text, expected):
     assert language.of_text(text) == expected
 
 

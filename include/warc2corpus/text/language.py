@@ -61,7 +61,7 @@ _FUNCTION_WORDS = {
         fikk fått gjør gjorde gjort sier sa kommer kom går gikk ser så sånn slik også tre første
         en et ei ett dette disse denne hjemme kun dog imidlertid hver hvert hverandre enda derfor dessuten
         innen utenfor innenfor stadig alltid blant ifølge verken enten tidligere senere egentlig samme flere
-        egen eget egne ganger intet vet gjelder tar gir heter finner ligger sitter legger
+        egen eget egne ganger intet vet gjelder tar gir heter finner ligger sitter legger lå satt sto ga
     """,
     "nno": """
         eg meg min mitt mine du deg din ditt dine han honom ho henne den det vi me oss vår vårt våre
@@ -75,7 +75,7 @@ _FUNCTION_WORDS = {
         ei ein eit eitt dette desse denne heime hjå kvart kvarandre endå enda difor derfor dessutan innan
         første hit dit
         utanfor innanfor stadig alltid blant ifølgje korkje verken anten tidlegare seinare eigentleg same
-        fleire eigen eige eigne gong gonger sånn inga veit tek gjev heiter
+        fleire eigen eige eigne gong gonger sånn inga veit tek gjev heiter annan nokre låg sat
     """,
     "dan": """
         jeg mig min mit mine du dig din dit dine han ham hun hende den det vi os vores vor vort
@@ -88,7 +88,7 @@ _FUNCTION_WORDS = {
         ville må måtte får fik fået gør gjorde gjort siger sagde kommer kom går gik ser så sådan
         tre første en et ét dette disse denne hjemme kun dog imidlertid hver hvert hinanden endda derfor
         desuden inden udenfor indenfor ifølge hverken enten tidligere senere egentlig samme flere egen eget
-        egne gange altid blandt hvornår vore gælder tager tar giver hedder finder ligger sidder lægger
+        egne gange altid blandt hvornår vore gælder tager tar giver hedder finder ligger sidder lægger lå
     """,
     "swe": """
         jag mig mej min mitt mina du dig dej din ditt dina han honom hon henne den det vi oss vår
@@ -102,7 +102,7 @@ _FUNCTION_WORDS = {
         kommer kom går gick ser så sådan tre första en ett detta dessa denna hemma endast dock emellertid
         varje varandra ändå därför dessutom inom utanför innanför enligt varken antingen tidigare senare
         egentligen samma fler flera egen eget egna gång gånger alltid bland vet gäller tar ger heter finner
-        ligger sitter lägger
+        ligger sitter lägger låg satt
     """,
 }
 FUNCTION_WORDS = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
