@@ -469,6 +469,11 @@ def test_names_do_not_overrule_what_the_function_words_say(text):
     assert language.of_text(text) == "dan"
 
 
+def test_an_english_in_is_no_swedish_function_word():
+    assert language.of_text("«Rest in peace» står det på en minneside i kveld.") == "nob"
+    assert language.of_text("Han gick in i huset och stängde dörren efter sig.") == "swe"
+
+
 def test_bokmaal_function_words_include_meget():
     # "meget" (as Bokmål as "mye") counted for Danish only, a one-word lead on a Bokmål sentence.
     assert "meget" in language.FUNCTION_WORDS["nob"]

@@ -48,7 +48,8 @@ MIXED_MIN_TOKENS = 20   # ... when it has at least this many tokens
 # auxiliaries) of each Scandinavian standard, and the present tense of a few common verbs whose forms
 # differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder"). Shared words count for every language
 # that has them; the ones that differ ("ikke"/"ikkje"/"inte", "av"/"af", "etter"/"efter"/"efter", "nå"/"no"/"nu")
-# decide.
+# decide. Swedish "in" is left out: English titles and quotes in Norwegian and Danish text ("Rest in
+# peace", "Made in Norway") made it a Swedish lead.
 _FUNCTION_WORDS = {
     "nob": """
         jeg meg min mitt mine du deg din ditt dine han ham hun henne den det vi oss vår vårt våre
@@ -96,7 +97,7 @@ _FUNCTION_WORDS = {
         hur varför vilken vilket vilka om när någon något några ingen inget inga ingenting mycket många
         mer mest lite hela alla andra annan annat och eller men för att som än eftersom medan sedan
         själv både också bara nu då här där i på till från av med mot efter före under över mellan
-        utan hos vid genom runt ut ute upp uppe ned ner in inne hem fram bort igen redan fortfarande
+        utan hos vid genom runt ut ute upp uppe ned ner inne hem fram bort igen redan fortfarande
         kanske tillsammans ännu ju väl nog alltså är var varit vara blir blev blivit bli har hade haft
         kan kunde ska skall skulle vill ville måste får fick fått gör gjorde gjort säger sa sade
         kommer kom går gick ser så sådan tre första en ett detta dessa denna hemma endast dock emellertid
