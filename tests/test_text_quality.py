@@ -474,6 +474,17 @@ def test_an_english_in_is_no_swedish_function_word():
     assert language.of_text("Han gick in i huset och stängde dörren efter sig.") == "swe"
 
 
+def test_the_first_word_counts_for_the_dictionaries():
+    # Capitalised by its place, the first word was no word to the spelling dictionaries ("Købte" is
+    # Danish spelling, Norwegian "kjøpte"); read in lower case, it decides the tie.
+    assert language.of_text("Købte du den i går?") == "dan"
+    assert language._first_word_lowered(["Købte", "du", "Oslo"], "Købte du Oslo") == ["købte", "du", "Oslo"]
+    assert language._first_word_lowered(["NRK", "melder"], "NRK melder") == ["NRK", "melder"]
+    # A quoted first word is a name or a term (Danish spelling accepts "nullo").
+    assert language._first_word_lowered(["Nullo", "er"], "«Nullo» er") == ["Nullo", "er"]
+    assert language.of_text("«Nullo» er forkortelse for «genital nullification».") == "nob"
+
+
 def test_bokmaal_function_words_include_meget():
     # "meget" (as Bokmål as "mye") counted for Danish only, a one-word lead on a Bokmål sentence.
     assert "meget" in language.FUNCTION_WORDS["nob"]

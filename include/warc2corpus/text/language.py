@@ -253,6 +253,7 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     dictionaries accept DICTIONARY_VETO words more of the choice."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
     tokens = [t.lower() for t in found]
+    spelled = _first_word_lowered(found, text)
     # Only the languages the ranking holds compete (candidates may have left some of the four out).
     competing = [lang for lang in ranking if lang in FUNCTION_WORDS]
     coverage = {lang: sum(t in FUNCTION_WORDS[lang] for t in tokens) for lang in competing}
@@ -262,12 +263,12 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     leaders = [lang for lang in competing if coverage[lang] == top]
     if len(leaders) > 1:
         # Tied function words: the standards' spelling dictionaries may tell the leaders apart.
-        accepted = dictionary_coverage(found, leaders)
+        accepted = dictionary_coverage(spelled, leaders)
         most = max(accepted.values())
         leaders = [lang for lang in leaders if accepted[lang] == most]
     if len(leaders) > 1:
         # Still tied: the spelling of the other words may still tell the leaders apart.
-        cues = spelling_cues(found, leaders)
+        cues = spelling_cues(spelled, leaders)
         most = max(cues.values())
         if most:
             leaders = [lang for lang in leaders if cues[lang] == most]
@@ -290,10 +291,24 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     overruling = {lang: _log_likelihood(content, lang) for lang in competing}
     favourite = max(overruling, key=overruling.__getitem__)
     if overruling[favourite] - overruling[choice] >= LIKELIHOOD_OVERRULE:
-        accepted = dictionary_coverage(found, [choice, favourite])
+        accepted = dictionary_coverage(spelled, [choice, favourite])
         if accepted[choice] - accepted[favourite] < DICTIONARY_VETO:
             return favourite
     return choice
+
+
+def _first_word_lowered(words: list[str], text: str) -> list[str]:
+    """The words of ``text``, the first in lower case when only its first letter is a capital and no
+    quotation mark opens it: a sentence's first word is capitalised by its place, and the dictionaries
+    and spelling cues read lower-case words only ("Skyd den!" is Danish by its first word); a quoted
+    one is a name or a term ("«Nullo» er ...")."""
+    if (words and words[0][:1].isupper() and words[0][1:].islower()
+            and not _QUOTATION_MARKS.intersection(text[:text.find(words[0])])):
+        return [words[0].lower(), *words[1:]]
+    return words
+
+
+_QUOTATION_MARKS = frozenset("«»\"“”„'‘’‹›")
 
 
 # A Norwegian archive holds far more Norwegian than Danish or Swedish text, and more Bokmål than
