@@ -239,6 +239,16 @@ def test_naturalness_drops_code_and_tracking_strings_and_keeps_text():
     assert len(kept) == 2 and kept[0].startswith("Regjeringen")
 
 
+def test_a_table_row_is_no_code():
+    # trafilatura writes a table row with "|" between the cells; "|" is also a code character, and the
+    # rows of election results, league tables and the like went as code.
+    model = naturalness.Model()
+    assert model.judge("| Arbeiderpartiet | 25,3 | 48 mandater |") is None
+    assert model.judge("| Kari Nordmann | Oslo | 3 mål | 2 målgivende pasninger |") is None
+    assert model.judge("| x | {y} | [z] | <w> |") == "unnatural"  # code in a table is still code
+    assert model.judge("if (a[i] <= b) { x = y; }") == "unnatural"
+
+
 @pytest.mark.parametrize("paragraph", ["Publisert 15. april 2017 kl. 08.15", "Oppdatert 2017-04-15 10:12",
                                        "@kari_n88", "Skrevet av: ola88x"])
 def test_dates_and_user_names_are_protected(paragraph):

@@ -47,6 +47,7 @@ MAX_BIGRAMS = 300_000   # word pairs kept per language in a trained model (memor
 JUNK_SHARE = 0.5        # share of junk-shaped tokens that makes a paragraph unnatural whatever its language
 CODE_CHARACTERS = "{}[]<>=;|\\^~`$#"
 CODE_SHARE = 0.08       # share of code characters among the non-space ones that makes a paragraph code
+_TABLE_ROW = re.compile(r"\|\s.*\s\|\s*$")  # "| Ap | 25,3 | +1,1 |": a table row as trafilatura writes it
 BIGRAM_PRIOR = 2.0      # Dirichlet weight of the unigram in the bigram estimate
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*|[{}\[\]<>=;|\\/_#$%&*+^~`@]+")
@@ -238,6 +239,8 @@ class Model:
         if sum(map(is_junk, raw)) / len(raw) >= JUNK_SHARE:
             return "unnatural"
         code = sum(paragraph.count(ch) for ch in CODE_CHARACTERS)
+        if _TABLE_ROW.match(paragraph):
+            code -= paragraph.count("|")  # the cell borders trafilatura writes a table row with
         if code >= 3 and code / max(1, len(paragraph) - paragraph.count(" ")) >= CODE_SHARE:
             return "unnatural"
         if len(raw) < MIN_TOKENS or len(raw) > MAX_JUDGED_TOKENS:
