@@ -289,8 +289,7 @@ def gather_trafilatura(repo: Repo, out: Path, counts: dict) -> None:
     present = set(repo.files("tests/cache")) | set(repo.files("tests/eval"))
     halves: dict[str, dict] = {split: {} for split in SPLITS}
     for url, row in sorted(entries.items()):
-        path = next((f"tests/{folder}/{row['file']}" for folder in ("cache", "eval")
-                     if f"tests/{folder}/{row['file']}" in present), None)
+        path = next((p for p in (f"tests/cache/{row['file']}", f"tests/eval/{row['file']}") if p in present), None)
         if path is None:
             counts["trafilatura_page_missing"] = counts.get("trafilatura_page_missing", 0) + 1
             continue

@@ -272,13 +272,12 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
         most = max(cues.values())
         if most:
             leaders = [lang for lang in leaders if cues[lang] == most]
-    likelihood = {lang: _log_likelihood(tokens, lang) for lang in competing}
     choice = leaders[0]
     if len(leaders) > 1:
         # Tied function words: the word model decides, weighed by what the archive holds once the
         # function words are real evidence (two or more: not a pair of content words).
         prior = ARCHIVE_LOG_PRIOR if top >= 2 else {}
-        posterior = {lang: likelihood[lang] + prior.get(lang, 0.0) for lang in leaders}
+        posterior = {lang: _log_likelihood(tokens, lang) + prior.get(lang, 0.0) for lang in leaders}
         best = max(leaders, key=posterior.__getitem__)
         if all(posterior[best] - posterior[lang] >= LIKELIHOOD_MARGIN for lang in leaders if lang != best):
             choice = best
