@@ -21,11 +21,21 @@ measures them:
                                                                               CC BY-SA 4.0, with --ud: below)
     extraction_trafilatura_eval/ evaldata.json + html/<file>                  (adbar/trafilatura's evaluation,
                                                                               Apache-2.0, with --trafilatura: below)
+    extraction_l3s_gn1/          ground-truth.json + html/<id>.html.gz        (L3S-GN1, research use only, with
+                                                                              --l3s: below)
 
 trafilatura's evaluation pages (``tests/eval`` and ``tests/cache``, about 990 pages of news, blogs, shops and
 forums in many languages) come with snippets its author wrote for each page: text the main text must hold
 ("with") and text it must not ("without"). trafilatura was developed against them, so on these pages it
 is the best placed of all; the figure is their recall and precision of snippets, not of tokens.
+
+L3S-GN1 (Kohlschütter et al., WSDM 2010; the copy in geodrome/page-signal) holds 621 English news
+articles of 408 sites that Google News linked in 2008, each as crawled and as human assessors marked it
+up block by block: headline, full text, supplemental (captions and the like), related content, user
+comments, or not content. The ground truth is the full text, as the article-extraction benchmark's
+``articleBody`` is: each text node counts for the label of its nearest marked ancestor. The marked-up
+copies lost some characters the crawled pages had (the annotation tool wrote "?" for typographic
+quotes), so a few tokens match no contender.
 
 The treebanks' sentences are split as the treebanks split them, not by hash: a treebank's dev file goes
 to dev, its test file to heldout (North Sámi, which has no dev file: train and test). Bokmål and Nynorsk
@@ -43,9 +53,10 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
     for t in Norwegian-Bokmaal Norwegian-Nynorsk Danish-DDT Swedish-Talbanken North_Sami-Giella; do
         git clone https://github.com/UniversalDependencies/UD_$t; done
     git clone https://github.com/adbar/trafilatura trafilatura
+    git clone https://github.com/geodrome/page-signal l3s
     .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua \
         --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella \
-        --trafilatura trafilatura
+        --trafilatura trafilatura --l3s l3s
 """
 
 from __future__ import annotations
@@ -67,7 +78,13 @@ SOURCES = {
     "htmldate": ("https://github.com/adbar/htmldate", "Apache-2.0"),
     "trafilatura": ("https://github.com/adbar/trafilatura", "Apache-2.0 (the pages: third-party web pages)"),
     "lingua": ("https://github.com/pemistahl/lingua-py", "Apache-2.0"),
+    "l3s": ("https://github.com/geodrome/page-signal", "L3S-GN1: research use only (L3S Research Center)"),
 }
+L3S_FOLDER = "L3S-GN1-20100130203947-00001"
+L3S_LABEL = re.compile(r"\bx-nc-sel(\d)\b")
+L3S_FULL_TEXT = "2"
+L3S_TITLE_OPENS = re.compile(rb"<title[\s>]", re.IGNORECASE)
+L3S_TITLE_CLOSES = re.compile(rb"</title[\s/>]", re.IGNORECASE)  # as an HTML parser reads an end tag
 LINGUA_LANGUAGES = ("nb", "nn", "da", "sv")
 # Universal Dependencies treebanks: file prefix -> language (the codes ``evaluation.ud_sentences`` reads)
 # and the treebank's name.
@@ -304,6 +321,77 @@ def gather_trafilatura(repo: Repo, out: Path, counts: dict) -> None:
         counts[f"trafilatura_{split}"] = len(rows)
 
 
+def l3s_full_text(annotated: str) -> str:
+    """The full text of an L3S-GN1 page as its assessors marked it: the text nodes whose nearest
+    ancestor with a label (class ``x-nc-sel<N>``) is labelled full text (labels nest: a block marked not
+    content may sit inside full text, and the other way round), a line per block: the dataset's blocks
+    are the text between two tags other than a link's."""
+    import lxml.html
+
+    tree = lxml.html.document_fromstring(annotated)
+    lines: list[str] = []
+    glue = False  # the next full text continues the line (a link's edge is no block boundary)
+
+    def add(text: str | None, label: str | None, continues: bool) -> None:
+        nonlocal glue
+        if label == L3S_FULL_TEXT and text:
+            if (glue or continues) and lines:
+                lines[-1] += text
+            else:
+                lines.append(text)
+            glue = continues
+        elif text and text.strip():
+            glue = False
+
+    def walk(element, label: str | None) -> None:
+        nonlocal glue
+        if not isinstance(element.tag, str) or element.tag in ("script", "style"):
+            return  # comments and processing instructions hold no page text; their tails are read below
+        found = L3S_LABEL.search(element.get("class") or "")
+        own = found.group(1) if found else label
+        if element.tag != "a":
+            glue = False
+        add(element.text, own, element.tag == "a")
+        for child in element:
+            walk(child, own)
+            if child.tag != "a":
+                glue = False
+            add(child.tail, own, child.tag == "a")
+
+    walk(tree, None)
+    return "\n".join(line for line in (" ".join(piece.split()) for piece in lines) if line)
+
+
+def gather_l3s(repo: Repo, out: Path, counts: dict) -> None:
+    """L3S-GN1's pages, each in its half by its name: the page as crawled (gzipped, as the benchmark's
+    pages are) and its full text, in the article-extraction benchmark's layout. A page whose assessors
+    marked no full text cannot be scored and is left out, and so is one whose ``<title>`` is never closed:
+    this copy lost part of those pages (an end tag and what followed it), and what a browser shows of
+    such a page is nothing but its title."""
+    halves: dict[str, dict] = {split: {} for split in SPLITS}
+    for path in repo.files(f"{L3S_FOLDER}/original"):
+        name = Path(path).name
+        if not name.endswith(".html"):
+            continue
+        page_id = name[:-len(".html")]
+        page = repo.read(path)
+        if L3S_TITLE_OPENS.search(page) and not L3S_TITLE_CLOSES.search(page):
+            counts["l3s_title_never_closed"] = counts.get("l3s_title_never_closed", 0) + 1
+            continue
+        body = l3s_full_text(repo.read(f"{L3S_FOLDER}/annotated/{name}").decode("utf-8", errors="replace"))
+        if not body:
+            counts["l3s_without_full_text"] = counts.get("l3s_without_full_text", 0) + 1
+            continue
+        split = split_of("l3s", page_id)
+        target = out / split / "extraction_l3s_gn1" / "html" / f"{page_id}.html.gz"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(gzip.compress(page, mtime=0))
+        halves[split][page_id] = {"articleBody": body, "url": None}
+    for split, rows in halves.items():
+        write_text(out / split / "extraction_l3s_gn1" / "ground-truth.json", json.dumps(rows, ensure_ascii=False, indent=1))
+        counts[f"l3s_{split}"] = len(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--aeb", type=Path, required=True, help="a clone of scrapinghub/article-extraction-benchmark")
@@ -314,6 +402,7 @@ def main() -> None:
                         help="clones of Universal Dependencies treebanks: UD_Norwegian-Bokmaal, UD_Norwegian-Nynorsk, "
                              "UD_Danish-DDT, UD_Swedish-Talbanken, UD_North_Sami-Giella (optional)")
     parser.add_argument("--trafilatura", type=Path, help="a clone of adbar/trafilatura, for its evaluation pages (optional)")
+    parser.add_argument("--l3s", type=Path, help="a clone of geodrome/page-signal, for the L3S-GN1 news pages (optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
@@ -334,6 +423,9 @@ def main() -> None:
     if args.trafilatura:
         repos["trafilatura"] = Repo(args.trafilatura)
         gather_trafilatura(repos["trafilatura"], args.out, counts)
+    if args.l3s:
+        repos["l3s"] = Repo(args.l3s)
+        gather_l3s(repos["l3s"], args.out, counts)
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
     sources.update({name: {"url": f"https://github.com/UniversalDependencies/{name}", "licence": "CC BY-SA 4.0",

@@ -282,3 +282,59 @@ def test_trafilatura_evaluation_pages_are_gathered_and_scored_by_their_snippets(
     figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
     assert figures == {"body.trafilatura_eval.snippet_precision": 0.75, "body.trafilatura_eval.snippet_recall": 0.75,
                        "body.trafilatura_eval.snippet_f1": 0.75}
+
+
+def test_l3s_news_pages_are_gathered_with_their_full_text_and_scored(tmp_path, capsys):
+    """eval/gather_wider.py --l3s: each L3S-GN1 page as crawled, in its half, with the text its assessors
+    marked full text (the label of a text node is its nearest labelled ancestor's: a block marked not
+    content inside full text is left out, full text inside it counted); a page whose <title> is never
+    closed (this copy lost part of it) and one without full text are left out; ``warc2corpus eval``
+    scores the pages as it scores the article-extraction benchmark's."""
+    import gzip
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
+    import gather_wider
+
+    body = "The council passed the budget for next year after a long debate in the chamber."
+    crawled = ("<html><head><title>Budget</title></head><body><div>Home News Sport</div>"
+               f"<div><p>{body}</p><p>The mayor was pleased with the result of the vote.</p></div>"
+               "<div>Comment by reader: great news</div></body></html>")
+    annotated = ("<html><body><span class='x-nc-sel0'>Home News Sport</span>"
+                 f"<span class='x-nc-sel2'>{body.replace('budget', '<a>budget</a>')}</span>"
+                 "<span class='x-nc-sel2'>The mayor was pleased <span class='x-nc-sel0'>Advertisement</span>"
+                 "with the result</span><span class='x-nc-sel0'>x <span class='x-nc-sel2'>of the vote.</span></span>"
+                 "<span class='x-nc-sel5'>Comment by reader: great news</span><script>var x = 1;</script></body></html>")
+    folder = tmp_path / "page-signal" / gather_wider.L3S_FOLDER
+    for kind in ("original", "annotated"):
+        (folder / kind).mkdir(parents=True)
+    pages = {"a1": (crawled, annotated), "b2": (crawled.replace("</title>", ""), annotated),
+             "c3": (crawled, annotated.replace("x-nc-sel2", "x-nc-sel3"))}
+    for name, (page, marked) in pages.items():
+        (folder / "original" / f"{name}.html").write_text(page)
+        (folder / "annotated" / f"{name}.html").write_text(marked)
+    repo = tmp_path / "page-signal"
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
+        subprocess.run(["git", "-C", str(repo), *command], check=True)
+
+    counts: dict = {}
+    gather_wider.gather_l3s(gather_wider.Repo(repo), tmp_path / "out", counts)
+    assert counts["l3s_title_never_closed"] == 1 and counts["l3s_without_full_text"] == 1
+    split = gather_wider.split_of("l3s", "a1")
+    assert counts[f"l3s_{split}"] == 1
+    out = tmp_path / "out" / split / "extraction_l3s_gn1"
+    truth = json.loads((out / "ground-truth.json").read_text())
+    assert truth == {"a1": {"articleBody": f"{body}\nThe mayor was pleased\nwith the result\nof the vote.", "url": None}}
+    assert gzip.decompress((out / "html" / "a1.html.gz").read_bytes()).decode() == crawled
+
+    cli.main(["eval", "--samples", str(tmp_path / "out" / split), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert set(figures) == {"body.l3s_gn1.precision", "body.l3s_gn1.recall", "body.l3s_gn1.f1"}
+    assert figures == {"body.l3s_gn1.precision": 1.0, "body.l3s_gn1.recall": 1.0, "body.l3s_gn1.f1": 1.0}
+    # Text the assessors marked that the page does not give is missed: recall 25 of 34 tokens.
+    truth["a1"]["articleBody"] += "\nEight words the crawled page never held at all."
+    (out / "ground-truth.json").write_text(json.dumps(truth))
+    cli.main(["eval", "--samples", str(tmp_path / "out" / split), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert figures["body.l3s_gn1.precision"] == 1.0 and figures["body.l3s_gn1.recall"] == round(25 / 34, 4)

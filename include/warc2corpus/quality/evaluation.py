@@ -9,7 +9,8 @@ body text     per page precision / recall / F1 over whitespace-token multisets o
               trafilatura's evaluation pages (``extraction_trafilatura_eval``, see eval/gather_wider.py):
               the snippets its author wrote per page, as its own evaluation counts them (a "with"
               snippet found is a true positive, missed a false negative; a "without" snippet found a
-              false positive), precision, recall and F1 over all snippets; not pinned.
+              false positive), precision, recall and F1 over all snippets; not pinned. Where they hold
+              L3S-GN1's news pages (``extraction_l3s_gn1``), the same token measures as on the benchmark's.
 dates         exact-day accuracy on ``dates_htmldate_eval`` and ``news_fundus``.
 language      accuracy on ``langid/lingua`` word pairs (forced choice) and on the ``langid/udhr``
               declarations; errors among Bokmål, Nynorsk and Danish on 10-20-token segments of the
@@ -106,8 +107,14 @@ def _html(path: Path) -> str:
     return read_html_file(path)
 
 
-def scrapinghub_pages(samples: Path) -> list[Page]:
-    folder = samples / "extraction_scrapinghub_aeb"
+# Sets of pages with their article text as ground truth (``ground-truth.json``: id -> articleBody, url;
+# ``html/<id>.html.gz``), by label: the article-extraction benchmark's, and L3S-GN1's news pages, which
+# ``eval/gather_wider.py`` writes in the same layout.
+ARTICLE_SETS = (("scrapinghub", "extraction_scrapinghub_aeb"), ("l3s_gn1", "extraction_l3s_gn1"))
+
+
+def scrapinghub_pages(samples: Path, folder_name: str = "extraction_scrapinghub_aeb") -> list[Page]:
+    folder = samples / folder_name
     truth = json.loads((folder / "ground-truth.json").read_text(encoding="utf-8"))
     return [Page(page_id, row.get("url"), _html(folder / "html" / f"{page_id}.html.gz"), body=row["articleBody"])
             for page_id, row in sorted(truth.items())]
@@ -435,10 +442,11 @@ def run(samples: Path | None = None, *, heldout: Path | None = None,
     say = progress or (lambda message: None)
     date_hits: list = []  # (ours, trafilatura alone, htmldate alone) hits on every date set's pages
 
-    if (samples / "extraction_scrapinghub_aeb").is_dir():
-        say("body text: scrapinghub")
-        pages = scrapinghub_pages(samples)
-        _body(report, "scrapinghub", pages, [ours(p) for p in pages], [trafilatura_alone(p) for p in pages])
+    for label, folder in ARTICLE_SETS:
+        if (samples / folder).is_dir():
+            say(f"body text: {label}")
+            pages = scrapinghub_pages(samples, folder)
+            _body(report, label, pages, [ours(p) for p in pages], [trafilatura_alone(p) for p in pages])
 
     if (samples / "extraction_trafilatura_eval").is_dir():
         say("body text: trafilatura's evaluation pages")
