@@ -258,3 +258,24 @@ def test_questions_an_interview_asks_each_guest_are_not_dropped_as_repeated():
     kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
     assert kept.count("Hva inspirerte deg til å starte matbloggen?") == 2 and "Annonse" not in kept
     assert dropped["repeated"] == 2
+
+
+def test_a_layout_table_is_read_as_blocks_and_a_table_of_data_as_rows():
+    """Pages of the 2000s set the menu, the article and the reader comments side by side in the cells of
+    one table; trafilatura writes each row as one line with its cells flattened, so the article's
+    paragraphs, the menu and the comments came out as one paragraph, which no rule could clean. A row
+    with a cell of prose is read as blocks, the paragraphs in the cell as paragraphs; a row of short
+    cells (election results) stays a row."""
+    story = [f"Avsnitt {i}: Kommunestyret i Fjordvik vedtok budsjettet for neste år etter en lang og "
+             "til tider opphetet debatt om skolene i bygda og veiene mellom dem." for i in range(4)]
+    menu = "".join(f"<a href='/{i}'>{s}</a><br>" for i, s in enumerate(("Siste nytt", "Lokale nyheter", "Sport i regionen",
+                                                                      "Kultur og underholdning", "Debatt og meninger")))
+    results = "".join(f"<tr><td>{party}</td><td>{share}</td><td>{seats} mandater</td></tr>"
+                      for party, share, seats in (("Arbeiderpartiet", "25,3", 9), ("Høyre", "22,1", 8), ("Senterpartiet", "18,9", 7)))
+    html = ("<html><head><title>Budsjettet vedtatt</title></head><body><table><tr>"
+            f"<td>{menu}</td><td><h1>Budsjettet vedtatt</h1>{''.join(f'<p>{p}</p>' for p in story)}"
+            f"<table>{results}</table></td></tr></table></body></html>")
+    document = extract.extract(html, "https://www.fjordvik-avis.no/nyheter/budsjett", naturalness=False)
+    assert [p for p in document.paragraphs if p.startswith("Avsnitt")] == story
+    assert not any("Siste nytt" in p or "Debatt og meninger" in p for p in document.paragraphs)
+    assert "| Arbeiderpartiet | 25,3 | 9 mandater |" in document.paragraphs

@@ -9,6 +9,10 @@ built from it. trafilatura runs first without its fallback extractors (readabili
 and without its recall escalation, and again with both only when that text is short (under
 ``FALLBACK_BELOW`` words) or reads like a menu (lines of three words or fewer): on the benchmark pages
 those are the only pages the fallbacks improve, and they cost a third of trafilatura's time on every page.
+trafilatura writes a table row as one line and each of its cells flattened; a row with a cell of prose
+(``LAYOUT_CELL_WORDS`` words or more) is the page's layout, not a table of data (pages of the 2000s set
+the article, the menu and the comments side by side in the cells of one table), so its cells are read
+as blocks of their own, their paragraphs as paragraphs.
 
 trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
 reason: ``title`` (the headline repeated as the first paragraph: it is stored as the title),
@@ -45,6 +49,30 @@ class Extracted:
     page_type: str | None = None
     dropped: dict[str, int] = field(default_factory=dict)  # paragraphs dropped, by reason
     source: str | None = None      # "trafilatura", "template" (the fallback), or None: no text
+
+
+LAYOUT_CELL_WORDS = 25  # a table cell holding a paragraph of prose makes its row layout
+
+
+def _text(document) -> str:
+    """trafilatura's text of an extraction, the rows of layout tables read as blocks (see the module
+    docstring): their cells become paragraphs in trafilatura's own serialisation, which then keeps
+    the paragraphs and line breaks inside them as lines."""
+    from trafilatura.xml import xmltotxt
+
+    if document is None:
+        return ""
+    body = document.body
+    rows = [] if body is None else [
+        row for row in body.iter("row")
+        if any(len(" ".join(cell.itertext()).split()) >= LAYOUT_CELL_WORDS for cell in row.iterchildren("cell"))]
+    if not rows:
+        return document.text or ""
+    for row in rows:
+        for cell in row.iterchildren("cell"):
+            cell.tag = "p"
+            cell.attrib.clear()
+    return xmltotxt(body, False)
 
 
 def split_paragraphs(text: str | None) -> list[str]:
@@ -267,7 +295,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     if _needs_fallbacks(document):
         document = trafilatura.bare_extraction(tree, url=url, include_comments=False, include_images=False)
     title = found.title
-    paragraphs = split_paragraphs(document.text) if document is not None else []
+    paragraphs = split_paragraphs(_text(document))
     source = "trafilatura" if paragraphs else None
     paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped)
 
