@@ -279,3 +279,21 @@ def test_a_layout_table_is_read_as_blocks_and_a_table_of_data_as_rows():
     assert [p for p in document.paragraphs if p.startswith("Avsnitt")] == story
     assert not any("Siste nytt" in p or "Debatt og meninger" in p for p in document.paragraphs)
     assert "| Arbeiderpartiet | 25,3 | 9 mandater |" in document.paragraphs
+
+
+@pytest.mark.parametrize("line", ["Publisert 12.03.2023 kl. 14:05 Oppdatert 12.03.2023 kl. 15:10",
+                                  "Publisert: 15. april 2024", "| Last Updated: Monday, 14 January 2008, 17:52 GMT |",
+                                  "Stand: 22.04.2024, 06:00 Uhr", "Jan. 9, 2008 11:10 AM", "18.05.2026"])
+def test_a_line_that_only_dates_the_page_is_dropped(line):
+    """The page's date is the document's; on a line of its own in the text it is noise in every count."""
+    dropped: Counter = Counter()
+    assert extract.clean_paragraphs([line, BODY[0]], title=None, anchors=set(), dropped=dropped) == [BODY[0]]
+    assert dropped == {"date": 1}
+
+
+@pytest.mark.parametrize("line", ["29 November 2018 | 20 January 2019", "Kommunestyret møtes igjen 15. april 2024.",
+                                  "— Digital Foundry (@digitalfoundry) November 18, 2019", "12:45",
+                                  "Publisert av Kari Nordmann 15. april 2024"])
+def test_a_span_of_time_a_sentence_and_a_quoted_post_with_a_date_stay(line):
+    dropped: Counter = Counter()
+    assert extract.clean_paragraphs([line], title=None, anchors=set(), dropped=dropped) == [line]

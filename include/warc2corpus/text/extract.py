@@ -17,7 +17,9 @@ as blocks of their own, their paragraphs as paragraphs.
 trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
 reason: ``title`` (the headline repeated as the first paragraph: it is stored as the title),
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
-question, which an interview series asks each guest),
+question, which an interview series asks each guest), ``date`` (a line that only dates the page:
+"Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT"; the date is
+stored as the document's; two dates without such a label are a span of time, which stays),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
 (photo credits), ``boilerplate`` (short interface phrases: newsletter, sharing, log-in prompts, and
 subscription, cookie or advertising prompts, which name their subject early in a sentence: a news
@@ -36,6 +38,8 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from warc2corpus.text.naturalness import DATE, MONTHS
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +208,26 @@ def _prune_nested_articles(tree) -> None:
             article.drop_tree()
 
 
+# What a line that dates the page holds besides its date: weekdays, months, times, zones and labels.
+_DATE_LINE_WORDS = re.compile(
+    r"\b(?:" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|sundag|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|"
+    r"publisert|oppdatert|sist|endret|published|updated|last|posted|stand|kl|klokka|uhr|am|pm|"
+    r"gmt|utc|cet|cest|est|edt|pst|ist|jst)\b", re.IGNORECASE)
+_DATE_LABEL = re.compile(r"\b(publisert|oppdatert|endret|published|updated|posted|stand)\b", re.IGNORECASE)
+_DATE_LINE_MAX_WORDS = 12
+
+
+def _is_date_line(paragraph: str) -> bool:
+    """A line that only dates the page (see the module docstring)."""
+    if len(paragraph.split()) > _DATE_LINE_MAX_WORDS or not any(ch.isdigit() for ch in paragraph):
+        return False
+    dates = [m for m in DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
+    if not dates or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
+        return False  # "29 November 2018 | 20 January 2019": a span of time
+    return not re.search(r"[^\W\d_]{2,}", _DATE_LINE_WORDS.sub(" ", paragraph))
+
+
 def _is_boilerplate(paragraph: str) -> bool:
     if _BOILERPLATE.search(paragraph):
         return True
@@ -227,6 +251,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "title"
         elif n_words <= SHORT and counts[key] > 1 and not _QUESTION.search(paragraph):
             reason = "repeated"
+        elif _is_date_line(paragraph):
+            reason = "date"
         elif n_words <= SHORT and _CREDIT.search(paragraph):
             reason = "credit"
         elif n_words <= SHORT and _is_boilerplate(paragraph):

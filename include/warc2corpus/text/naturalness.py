@@ -51,11 +51,11 @@ _TABLE_ROW = re.compile(r"\|\s.*\s\|\s*$")  # "| Ap | 25,3 | +1,1 |": a table ro
 BIGRAM_PRIOR = 2.0      # Dirichlet weight of the unigram in the bigram estimate
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*|[{}\[\]<>=;|\\/_#$%&*+^~`@]+")
-_MONTHS = (r"jan(uar|uary)?|feb(ruar|ruary)?|mar(s|ch)?|apr(il)?|mai|may|jun(i|e)?|jul(i|y)?|aug(ust)?|"
+MONTHS = (r"jan(uar|uary)?|feb(ruar|ruary)?|mar(s|ch)?|apr(il)?|mai|may|jun(i|e)?|jul(i|y)?|aug(ust)?|"
            r"sep(t|tember)?|okt(ober)?|oct(ober)?|nov(ember)?|des(ember)?|dec(ember)?")
 DATE = re.compile(
-    r"\b\d{1,2}\.?\s*(" + _MONTHS + r")\.?\s+\d{4}\b|\b(19|20)\d\d-\d\d-\d\d\b|\b\d{1,2}\.\d{1,2}\.(19|20)?\d\d\b|"
-    r"\b(" + _MONTHS + r")\.?\s+\d{1,2},?\s+\d{4}\b|\b(publisert|oppdatert|sist endret|published|updated)\b",
+    r"\b\d{1,2}\.?\s*(" + MONTHS + r")\.?\s+\d{4}\b|\b(19|20)\d\d-\d\d-\d\d\b|\b\d{1,2}\.\d{1,2}\.(19|20)?\d\d\b|"
+    r"\b(" + MONTHS + r")\.?\s+\d{1,2},?\s+\d{4}\b|\b(publisert|oppdatert|sist endret|published|updated)\b",
     re.IGNORECASE)
 USER_NAME = re.compile(r"(^|\s)@[\w.]{2,}|^(skrevet av|av|by|posted by|innlegg av|bruker|user)\s*:?\s*\S+",
                        re.IGNORECASE)
