@@ -297,3 +297,13 @@ def test_a_line_that_only_dates_the_page_is_dropped(line):
 def test_a_span_of_time_a_sentence_and_a_quoted_post_with_a_date_stay(line):
     dropped: Counter = Counter()
     assert extract.clean_paragraphs([line], title=None, anchors=set(), dropped=dropped) == [line]
+
+
+def test_a_sentence_the_page_shows_twice_is_kept_once():
+    """A page that shows its story twice (a print version beside it, a teaser of its lead) lost every
+    short sentence of it as "repeated"; placeholders and prompts still go, every copy."""
+    dropped: Counter = Counter()
+    lead = "Kommunestyret i Fjordvik vedtok budsjettet etter en lang debatt."
+    paragraphs = [lead, "Annonse", BODY[0], lead, "Annonse", "Laster inn innhold", "Laster inn innhold"]
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
+    assert kept == [lead, BODY[0]] and dropped == {"repeated": 5}

@@ -17,7 +17,8 @@ as blocks of their own, their paragraphs as paragraphs.
 trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
 reason: ``title`` (the headline repeated as the first paragraph: it is stored as the title),
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
-question, which an interview series asks each guest), ``date`` (a line that only dates the page:
+question, which an interview series asks each guest; a sentence of six words or more is kept once: a
+page that shows its story twice keeps it), ``date`` (a line that only dates the page:
 "Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT"; the date is
 stored as the document's; two dates without such a label are a span of time, which stays),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
@@ -141,6 +142,7 @@ _BOILERPLATE_TOPIC = re.compile(
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)((?:\S+\s+){0,3}\S*)")  # a sentence's first four words
 FALLBACK_BELOW = 250  # words: a shorter text from trafilatura's fast pass gets its fallbacks (module docstring)
 MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three words or fewer (a menu)
+_SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
 
@@ -242,6 +244,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
     kept = []
+    kept_keys: set[str] = set()
     for index, paragraph in enumerate(paragraphs):
         key = _key(paragraph)
         n_words = len(paragraph.split())
@@ -249,7 +252,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "empty"
         elif title_key and index < 3 and key == title_key:
             reason = "title"
-        elif n_words <= SHORT and counts[key] > 1 and not _QUESTION.search(paragraph):
+        elif n_words <= SHORT and counts[key] > 1 and not _QUESTION.search(paragraph) \
+                and (key in kept_keys or n_words < 6 or not _SENTENCE_END.search(paragraph)):
             reason = "repeated"
         elif _is_date_line(paragraph):
             reason = "date"
@@ -261,6 +265,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "links"
         else:
             kept.append(paragraph)
+            kept_keys.add(key)
             continue
         dropped[reason] += 1
     return kept
