@@ -484,6 +484,16 @@ def test_an_english_in_is_no_swedish_function_word():
     assert language.of_text("Han gick in i huset och stängde dörren efter sig.") == "swe"
 
 
+def test_a_lead_of_one_function_word_yields_to_the_other_standards_spelling():
+    # "nå" is Nynorsk as well as Bokmål (beside "no"), so one such word puts a Nynorsk sentence a
+    # function word ahead in Bokmål; two words only the Nynorsk dictionary accepts outweigh it.
+    text = ("På statsbudsjettet for 2006 sette departementet av driftsmidlar til ei eiga kvensk språknemnd, "
+            "og denne er nå under etablering i regi av Kvensk institutt, jf. nærare omtale under kap. 10.")
+    assert language.of_text(text) == "nno"
+    # One such word does not ("rollemodellar" alone against Bokmål's "nå": a lead of one against one).
+    assert language.of_text("Vi har nå fått nye rollemodellar i klubben etter mange år.") == "nob"
+
+
 def test_the_first_word_counts_for_the_dictionaries():
     # Capitalised by its place, the first word was no word to the spelling dictionaries ("Købte" is
     # Danish spelling, Norwegian "kjøpte"); read in lower case, it decides the tie.

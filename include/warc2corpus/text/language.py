@@ -248,7 +248,8 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     the other words (:func:`dictionary_coverage`), then to those whose spelling those words bear most
     (:func:`spelling_cues`), then to the leader whose word model (gielladetect's word frequencies, weighed
     by the archive prior) makes the text clearly likelier, else to the leader the ranking puts first (a
-    text without function words ties all four). A language the word models make far likelier
+    text without function words ties all four). A lead of one function word between Bokmål and Nynorsk
+    yields to the other standard when the dictionaries accept DICTIONARY_LEAD words more of it. A language the word models make far likelier
     (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over, unless the
     dictionaries accept DICTIONARY_VETO words more of the choice."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
@@ -273,6 +274,16 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
         if most:
             leaders = [lang for lang in leaders if cues[lang] == most]
     choice = leaders[0]
+    if len(leaders) == 1 and choice in NORWEGIAN:
+        # Bokmål and Nynorsk share most function words and allow some of each other's ("nå" is
+        # Nynorsk too); a lead of one over the other standard yields to two more words only that
+        # standard's dictionary accepts ("driftsmidlar", "nærare").
+        other = NORWEGIAN[choice]
+        if other in coverage and coverage[choice] - coverage[other] == 1 \
+                and all(coverage[lang] < coverage[other] for lang in competing if lang not in (choice, other)):
+            accepted = dictionary_coverage(spelled, [choice, other])
+            if accepted[other] - accepted[choice] >= DICTIONARY_LEAD:
+                choice = other
     if len(leaders) > 1:
         # Tied function words: the word model decides, weighed by what the archive holds once the
         # function words are real evidence (two or more: not a pair of content words).
@@ -317,6 +328,8 @@ ARCHIVE_LOG_PRIOR = {"dan": -3.0, "swe": -3.0, "nno": -1.0}
 LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model must prefer a language e^2 ~ 7 times
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 DICTIONARY_VETO = 2          # ... unless the dictionaries accept this many more words of the choice
+DICTIONARY_LEAD = 2          # words more the dictionaries accept that outweigh a lead of one function word
+NORWEGIAN = {"nob": "nno", "nno": "nob"}  # the two standards, each to the other
 
 
 @lru_cache(maxsize=None)
