@@ -388,7 +388,8 @@ def gather_l3s(repo: Repo, out: Path, counts: dict) -> None:
         target.write_bytes(gzip.compress(page, mtime=0))
         halves[split][page_id] = {"articleBody": body, "url": None}
     for split, rows in halves.items():
-        write_text(out / split / "extraction_l3s_gn1" / "ground-truth.json", json.dumps(rows, ensure_ascii=False, indent=1))
+        write_text(out / split / "extraction_l3s_gn1" / "ground-truth.json",
+                   json.dumps(rows, ensure_ascii=False, indent=1))
         counts[f"l3s_{split}"] = len(rows)
 
 
@@ -402,7 +403,8 @@ def main() -> None:
                         help="clones of Universal Dependencies treebanks: UD_Norwegian-Bokmaal, UD_Norwegian-Nynorsk, "
                              "UD_Danish-DDT, UD_Swedish-Talbanken, UD_North_Sami-Giella (optional)")
     parser.add_argument("--trafilatura", type=Path, help="a clone of adbar/trafilatura, for its evaluation pages (optional)")
-    parser.add_argument("--l3s", type=Path, help="a clone of geodrome/page-signal, for the L3S-GN1 news pages (optional)")
+    parser.add_argument("--l3s", type=Path,
+                        help="a clone of geodrome/page-signal, for the L3S-GN1 news pages (optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")

@@ -62,7 +62,8 @@ LAYOUT_CELL_WORDS = 25  # a table cell holding a paragraph of prose makes its ro
 def _text(document) -> str:
     """trafilatura's text of an extraction, the rows of layout tables read as blocks (see the module
     docstring): their cells become paragraphs in trafilatura's own serialisation, which then keeps
-    the paragraphs and line breaks inside them as lines."""
+    the paragraphs and line breaks inside them as lines (in the extraction's tree, which serves nothing
+    after this)."""
     from trafilatura.xml import xmltotxt
 
     if document is None:
