@@ -365,13 +365,17 @@ def l3s_full_text(annotated: str) -> str:
 def gather_l3s(repo: Repo, out: Path, counts: dict) -> None:
     """L3S-GN1's pages, each in its half by its name: the page as crawled (gzipped, as the benchmark's
     pages are) and its full text, in the article-extraction benchmark's layout. A page whose assessors
-    marked no full text cannot be scored and is left out, and so is one whose ``<title>`` is never closed:
-    this copy lost part of those pages (an end tag and what followed it), and what a browser shows of
-    such a page is nothing but its title."""
+    marked no full text (or that has no marked-up copy) cannot be scored and is left out, and so is one
+    whose ``<title>`` is never closed: this copy lost part of those pages (an end tag and what followed
+    it), and what a browser shows of such a page is nothing but its title."""
     halves: dict[str, dict] = {split: {} for split in SPLITS}
+    assessed = {Path(path).name for path in repo.files(f"{L3S_FOLDER}/annotated")}
     for path in repo.files(f"{L3S_FOLDER}/original"):
         name = Path(path).name
         if not name.endswith(".html"):
+            continue
+        if name not in assessed:
+            counts["l3s_not_assessed"] = counts.get("l3s_not_assessed", 0) + 1
             continue
         page_id = name[:-len(".html")]
         page = repo.read(path)

@@ -288,8 +288,8 @@ def test_l3s_news_pages_are_gathered_with_their_full_text_and_scored(tmp_path, c
     """eval/gather_wider.py --l3s: each L3S-GN1 page as crawled, in its half, with the text its assessors
     marked full text (the label of a text node is its nearest labelled ancestor's: a block marked not
     content inside full text is left out, full text inside it counted); a page whose <title> is never
-    closed (this copy lost part of it) and one without full text are left out; ``warc2corpus eval``
-    scores the pages as it scores the article-extraction benchmark's."""
+    closed (this copy lost part of it), one without full text and one without a marked-up copy are left
+    out; ``warc2corpus eval`` scores the pages as it scores the article-extraction benchmark's."""
     import gzip
     import subprocess
     import sys
@@ -310,10 +310,11 @@ def test_l3s_news_pages_are_gathered_with_their_full_text_and_scored(tmp_path, c
     for kind in ("original", "annotated"):
         (folder / kind).mkdir(parents=True)
     pages = {"a1": (crawled, annotated), "b2": (crawled.replace("</title>", ""), annotated),
-             "c3": (crawled, annotated.replace("x-nc-sel2", "x-nc-sel3"))}
+             "c3": (crawled, annotated.replace("x-nc-sel2", "x-nc-sel3")), "d4": (crawled, None)}
     for name, (page, marked) in pages.items():
         (folder / "original" / f"{name}.html").write_text(page)
-        (folder / "annotated" / f"{name}.html").write_text(marked)
+        if marked is not None:
+            (folder / "annotated" / f"{name}.html").write_text(marked)
     repo = tmp_path / "page-signal"
     for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
         subprocess.run(["git", "-C", str(repo), *command], check=True)
@@ -321,6 +322,7 @@ def test_l3s_news_pages_are_gathered_with_their_full_text_and_scored(tmp_path, c
     counts: dict = {}
     gather_wider.gather_l3s(gather_wider.Repo(repo), tmp_path / "out", counts)
     assert counts["l3s_title_never_closed"] == 1 and counts["l3s_without_full_text"] == 1
+    assert counts["l3s_not_assessed"] == 1
     split = gather_wider.split_of("l3s", "a1")
     assert counts[f"l3s_{split}"] == 1
     out = tmp_path / "out" / split / "extraction_l3s_gn1"

@@ -181,7 +181,7 @@ def test_metadata_is_what_trafilatura_reads(samples):
     from warc2corpus.quality import evaluation
     from warc2corpus.text import metadata
 
-    pages = evaluation.scrapinghub_pages(samples) + evaluation.fundus_pages(samples) + evaluation.htmldate_pages(samples)
+    pages = evaluation.article_pages(samples) + evaluation.fundus_pages(samples) + evaluation.htmldate_pages(samples)
     compared = 0
     for page in pages:
         theirs = trafilatura.bare_extraction(extract.parse(page.html), url=page.url, with_metadata=True)
@@ -207,7 +207,7 @@ def test_the_c_level_element_lookup_changes_no_text(samples, monkeypatch):
     assert type(page_with_form.find(".//form")) is lxml.html.HtmlElement
     stock = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True,
                                  remove_pis=True)
-    pages = evaluation.scrapinghub_pages(samples) + evaluation.fundus_pages(samples)
+    pages = evaluation.article_pages(samples) + evaluation.fundus_pages(samples)
     forms = 0
     for page in pages:
         ours = extract.extract(page.html, page.url)

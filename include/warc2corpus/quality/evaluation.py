@@ -113,7 +113,8 @@ def _html(path: Path) -> str:
 ARTICLE_SETS = (("scrapinghub", "extraction_scrapinghub_aeb"), ("l3s_gn1", "extraction_l3s_gn1"))
 
 
-def scrapinghub_pages(samples: Path, folder_name: str = "extraction_scrapinghub_aeb") -> list[Page]:
+def article_pages(samples: Path, folder_name: str = "extraction_scrapinghub_aeb") -> list[Page]:
+    """The pages of one of ARTICLE_SETS (by default the article-extraction benchmark's)."""
     folder = samples / folder_name
     truth = json.loads((folder / "ground-truth.json").read_text(encoding="utf-8"))
     return [Page(page_id, row.get("url"), _html(folder / "html" / f"{page_id}.html.gz"), body=row["articleBody"])
@@ -445,7 +446,7 @@ def run(samples: Path | None = None, *, heldout: Path | None = None,
     for label, folder in ARTICLE_SETS:
         if (samples / folder).is_dir():
             say(f"body text: {label}")
-            pages = scrapinghub_pages(samples, folder)
+            pages = article_pages(samples, folder)
             _body(report, label, pages, [ours(p) for p in pages], [trafilatura_alone(p) for p in pages])
 
     if (samples / "extraction_trafilatura_eval").is_dir():
