@@ -330,33 +330,31 @@ def l3s_full_text(annotated: str) -> str:
 
     tree = lxml.html.document_fromstring(annotated)
     lines: list[str] = []
-    glue = False  # the next full text continues the line (a link's edge is no block boundary)
+    open_line = False  # the last text was full text, and only a link's edges came since
 
-    def add(text: str | None, label: str | None, continues: bool) -> None:
-        nonlocal glue
+    def add(text: str | None, label: str | None) -> None:
+        nonlocal open_line
         if label == L3S_FULL_TEXT and text:
-            if (glue or continues) and lines:
+            if open_line:
                 lines[-1] += text
             else:
                 lines.append(text)
-            glue = continues
+            open_line = True
         elif text and text.strip():
-            glue = False
+            open_line = False
 
     def walk(element, label: str | None) -> None:
-        nonlocal glue
+        nonlocal open_line
         if not isinstance(element.tag, str) or element.tag in ("script", "style"):
             return  # comments and processing instructions hold no page text; their tails are read below
         found = L3S_LABEL.search(element.get("class") or "")
         own = found.group(1) if found else label
-        if element.tag != "a":
-            glue = False
-        add(element.text, own, element.tag == "a")
+        open_line = open_line and element.tag == "a"  # any other tag's edge ends a block
+        add(element.text, own)
         for child in element:
             walk(child, own)
-            if child.tag != "a":
-                glue = False
-            add(child.tail, own, child.tag == "a")
+            open_line = open_line and child.tag == "a"
+            add(child.tail, own)
 
     walk(tree, None)
     return "\n".join(line for line in (" ".join(piece.split()) for piece in lines) if line)

@@ -103,6 +103,24 @@ def test_lang_reads_stdin_and_files(tmp_path, capsys, monkeypatch):
         cli.main(["lang", str(tmp_path / "missing.txt")])
 
 
+def _gather_wider():
+    """eval/gather_wider.py, a script outside the package."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
+    import gather_wider
+
+    return gather_wider
+
+
+def _commit_all(repo: Path) -> None:
+    """A git repository of what the folder holds, as the source repositories gather_wider reads."""
+    import subprocess
+
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
+        subprocess.run(["git", "-C", str(repo), *command], check=True)
+
+
 def _date_page(folder, name: str, date: str) -> None:
     import gzip
 
@@ -151,11 +169,8 @@ def test_gather_wider_splits_fundus_pages_as_the_shared_flat_file(tmp_path):
     body as summary + section headlines + paragraphs, leaves out pages the shared samples hold, and
     puts each page in the same half every time."""
     import gzip
-    import subprocess
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
-    import gather_wider
+    gather_wider = _gather_wider()
 
     base = tmp_path / "fundus" / "tests" / "resources" / "parser" / "test_data" / "no"
     base.mkdir(parents=True)
@@ -172,8 +187,7 @@ def test_gather_wider_splits_fundus_pages_as_the_shared_flat_file(tmp_path):
     for name in ("Avis_2026_01_06.html.gz", "Avis_2024_08_04.html.gz", "Delt_2024_01_01.html.gz"):
         (base / name).write_bytes(gzip.compress(b"<html><body><p>side</p></body></html>"))
     repo = tmp_path / "fundus"
-    for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
-        subprocess.run(["git", "-C", str(repo), *command], check=True)
+    _commit_all(repo)
 
     counts: dict = {}
     gather_wider.gather_fundus(gather_wider.Repo(repo), tmp_path / "out", {"Delt_2024_01_01.html.gz"}, counts)
@@ -193,11 +207,8 @@ def test_gather_wider_splits_fundus_pages_as_the_shared_flat_file(tmp_path):
 def test_gather_wider_takes_treebank_sentences_by_their_own_split(tmp_path):
     """eval/gather_wider.py --ud: a treebank's dev file to dev and its test file to heldout (its train
     file only where it has no dev file), in the table the eval reads (Danish and Swedish included)."""
-    import subprocess
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
-    import gather_wider
+    gather_wider = _gather_wider()
 
     from warc2corpus.quality import evaluation
 
@@ -206,8 +217,7 @@ def test_gather_wider_takes_treebank_sentences_by_their_own_split(tmp_path):
         repo.mkdir()
         for file, texts in files.items():
             (repo / file).write_text("".join(f"# sent_id = {i}\n# text = {t}\n1\t_\t_\n\n" for i, t in enumerate(texts)))
-        for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
-            subprocess.run(["git", "-C", str(repo), *command], check=True)
+        _commit_all(repo)
         return gather_wider.Repo(repo)
 
     danish = treebank("UD_Danish-DDT", {"da_ddt-ud-train.conllu": ["Træning."], "da_ddt-ud-dev.conllu": ["Udvikling  her."],
@@ -228,11 +238,8 @@ def test_trafilatura_evaluation_pages_are_gathered_and_scored_by_their_snippets(
     """eval/gather_wider.py --trafilatura: each page of trafilatura's evaluation (tests/cache, else
     tests/eval; a name git would quote included) in its half with its snippets; ``warc2corpus eval``
     scores them as trafilatura's evaluation does: snippets found or missed, over all pages."""
-    import subprocess
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
-    import gather_wider
+    gather_wider = _gather_wider()
 
     body = " ".join(["Kommunestyret vedtok budsjettet for neste år etter en lang debatt i salen."] * 8)
     page = ("<html><head><title>Budsjett</title></head><body><nav>Meny Forside Sport Kultur</nav>"
@@ -249,8 +256,7 @@ def test_trafilatura_evaluation_pages_are_gathered_and_scored_by_their_snippets(
         "https://bladet.example.no/budsjett": {"file": "bladet-æøå.html", "with": ["Ordføreren var fornøyd"],
                                                "without": ["Meny Forside"]},
         "https://borte.example.no/": {"file": "borte.html", "with": ["x"], "without": ["y"]}}))
-    for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
-        subprocess.run(["git", "-C", str(repo), *command], check=True)
+    _commit_all(repo)
 
     counts: dict = {}
     gather_wider.gather_trafilatura(gather_wider.Repo(repo), tmp_path / "out", counts)
@@ -291,11 +297,8 @@ def test_l3s_news_pages_are_gathered_with_their_full_text_and_scored(tmp_path, c
     closed (this copy lost part of it), one without full text and one without a marked-up copy are left
     out; ``warc2corpus eval`` scores the pages as it scores the article-extraction benchmark's."""
     import gzip
-    import subprocess
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
-    import gather_wider
+    gather_wider = _gather_wider()
 
     body = "The council passed the budget for next year after a long debate in the chamber."
     crawled = ("<html><head><title>Budget</title></head><body><div>Home News Sport</div>"
@@ -316,8 +319,7 @@ def test_l3s_news_pages_are_gathered_with_their_full_text_and_scored(tmp_path, c
         if marked is not None:
             (folder / "annotated" / f"{name}.html").write_text(marked)
     repo = tmp_path / "page-signal"
-    for command in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"]):
-        subprocess.run(["git", "-C", str(repo), *command], check=True)
+    _commit_all(repo)
 
     counts: dict = {}
     gather_wider.gather_l3s(gather_wider.Repo(repo), tmp_path / "out", counts)

@@ -211,13 +211,13 @@ def _prune_nested_articles(tree) -> None:
             article.drop_tree()
 
 
-# What a line that dates the page holds besides its date: weekdays, months, times, zones and labels.
+# What a line that dates the page holds besides its date: labels, weekdays, months, times and zones.
+_DATE_LABELS = r"publisert|oppdatert|endret|published|updated|posted|stand"
+_DATE_LABEL = re.compile(r"\b(" + _DATE_LABELS + r")\b", re.IGNORECASE)
 _DATE_LINE_WORDS = re.compile(
-    r"\b(?:" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|sundag|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|"
-    r"publisert|oppdatert|sist|endret|published|updated|last|posted|stand|kl|klokka|uhr|am|pm|"
-    r"gmt|utc|cet|cest|est|edt|pst|ist|jst)\b", re.IGNORECASE)
-_DATE_LABEL = re.compile(r"\b(publisert|oppdatert|endret|published|updated|posted|stand)\b", re.IGNORECASE)
+    r"\b(?:" + _DATE_LABELS + "|" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|"
+    r"sundag|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|"
+    r"sist|last|kl|klokka|uhr|am|pm|gmt|utc|cet|cest|est|edt|pst|ist|jst)\b", re.IGNORECASE)
 _DATE_LINE_MAX_WORDS = 12
 
 

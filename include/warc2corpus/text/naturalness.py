@@ -52,7 +52,7 @@ BIGRAM_PRIOR = 2.0      # Dirichlet weight of the unigram in the bigram estimate
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*|[{}\[\]<>=;|\\/_#$%&*+^~`@]+")
 MONTHS = (r"jan(uar|uary)?|feb(ruar|ruary)?|mar(s|ch)?|apr(il)?|mai|may|jun(i|e)?|jul(i|y)?|aug(ust)?|"
-           r"sep(t|tember)?|okt(ober)?|oct(ober)?|nov(ember)?|des(ember)?|dec(ember)?")
+          r"sep(t|tember)?|okt(ober)?|oct(ober)?|nov(ember)?|des(ember)?|dec(ember)?")
 DATE = re.compile(
     r"\b\d{1,2}\.?\s*(" + MONTHS + r")\.?\s+\d{4}\b|\b(19|20)\d\d-\d\d-\d\d\b|\b\d{1,2}\.\d{1,2}\.(19|20)?\d\d\b|"
     r"\b(" + MONTHS + r")\.?\s+\d{1,2},?\s+\d{4}\b|\b(publisert|oppdatert|sist endret|published|updated)\b",
