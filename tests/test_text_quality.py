@@ -494,6 +494,14 @@ def test_a_lead_of_one_function_word_yields_to_the_other_standards_spelling():
     assert language.of_text("Vi har nå fått nye rollemodellar i klubben etter mange år.") == "nob"
 
 
+def test_a_sentence_whose_function_words_tie_is_left_to_the_ranking():
+    # Sentences of UD's Danish and Bokmål treebanks whose function words and dictionary words all
+    # tie: the word lists' likelihood (and an archive prior) made them Bokmål and Nynorsk; TextCat's
+    # ranking reads them right.
+    assert language.of_text("Når ræven roser ravnen, mister den sin ost.") == "dan"
+    assert language.of_text("Ingen vil jo tro det, men det er beinhard jobbing.") == "nob"
+
+
 def test_the_dictionaries_answer_the_same_on_any_machine():
     # Hunspell accepted a compound of three words or more only when a suggestion search under a limit of
     # processor time found nothing: "hovudansvaret" (Nynorsk) took over 100 ms in Danish and was

@@ -12,8 +12,8 @@ them first, their function words decide: the language whose closed-class words (
 "inte", "hva"/"kva"/"hvad"/"vad", "jeg"/"eg"/"jag" …) cover most of the text's tokens; ties go to the
 standard whose Hunspell dictionary accepts most of the other words ("kosttilskudd" is Bokmål only,
 "utteken" Nynorsk only), then by their spelling ("-lig"/"-leg", "-het"/"-heit"/"-hed", Nynorsk
-"-ar"/"-ane", "ei"/"ej" …), then by the word models' likelihood. Other languages (the Sámi ones
-among them) are left to TextCat.
+"-ar"/"-ane", "ei"/"ej" …), then (a text of fewer than two function words) by the word models'
+likelihood, else by TextCat's ranking. Other languages (the Sámi ones among them) are left to TextCat.
 
 Documents get a language per paragraph (paragraphs of at least :data:`MIN_WORDS` words), the
 document's language by token majority, and a mixed-language flag.
@@ -264,9 +264,9 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     """Among Bokmål, Nynorsk, Danish and Swedish, the language whose function words cover most
     tokens of the text. A tie at the top goes to the leaders whose spelling dictionaries accept most of
     the other words (:func:`dictionary_coverage`), then to those whose spelling those words bear most
-    (:func:`spelling_cues`), then to the leader whose word model (gielladetect's word frequencies, weighed
-    by the archive prior) makes the text clearly likelier, else to the leader the ranking puts first (a
-    text without function words ties all four). A lead of one function word between Bokmål and Nynorsk
+    (:func:`spelling_cues`), then, in a text of fewer than two function words, to the leader whose word
+    model (gielladetect's word frequencies) makes the text clearly likelier, else to the leader the
+    ranking puts first (a text without function words ties all four). A lead of one function word between Bokmål and Nynorsk
     yields to the other standard when the dictionaries accept DICTIONARY_LEAD words more of it. A
     language the word models make far likelier (LIKELIHOOD_OVERRULE) on the text's lower-case words (no
     names) takes it over, unless the dictionaries accept DICTIONARY_VETO words more of the choice."""
@@ -302,13 +302,13 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
             accepted = dictionary_coverage(spelled, [choice, other])
             if accepted[other] - accepted[choice] >= DICTIONARY_LEAD:
                 choice = other
-    if len(leaders) > 1:
-        # Tied function words: the word model decides, weighed by what the archive holds once the
-        # function words are real evidence (two or more: not a pair of content words).
-        prior = ARCHIVE_LOG_PRIOR if top >= 2 else {}
-        posterior = {lang: _log_likelihood(tokens, lang) + prior.get(lang, 0.0) for lang in leaders}
-        best = max(leaders, key=posterior.__getitem__)
-        if all(posterior[best] - posterior[lang] >= LIKELIHOOD_MARGIN for lang in leaders if lang != best):
+    if len(leaders) > 1 and top < 2:
+        # Tied, with fewer than two function words (a heading, a pair of content words): the word
+        # model decides. A sentence whose function words tie is left to the ranking: on the shared
+        # words such a sentence is made of, the word lists' likelihood misled more than it helped.
+        likelihood = {lang: _log_likelihood(tokens, lang) for lang in leaders}
+        best = max(leaders, key=likelihood.__getitem__)
+        if all(likelihood[best] - likelihood[lang] >= LIKELIHOOD_MARGIN for lang in leaders if lang != best):
             choice = best
     # The content words can still overrule a thin function-word lead, unless the spelling dictionaries
     # clearly side with it: the word models of Danish and Bokmål weigh shared words unevenly, and
@@ -339,10 +339,6 @@ def _first_word_lowered(words: list[str], text: str) -> list[str]:
 _QUOTATION_MARKS = frozenset("«»\"“”„'‘’‹›")
 
 
-# A Norwegian archive holds far more Norwegian than Danish or Swedish text, and more Bokmål than
-# Nynorsk: where the function words tie, Danish and Swedish need about 20 times the likelihood
-# (natural log 3) to win, Nynorsk about 3 times (natural log 1) against Bokmål.
-ARCHIVE_LOG_PRIOR = {"dan": -3.0, "swe": -3.0, "nno": -1.0}
 LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model must prefer a language e^2 ~ 7 times
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 DICTIONARY_VETO = 2          # ... unless the dictionaries accept this many more words of the choice
