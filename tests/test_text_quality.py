@@ -502,6 +502,11 @@ def test_a_sentence_whose_function_words_tie_is_left_to_the_ranking():
     assert language.of_text("Ingen vil jo tro det, men det er beinhard jobbing.") == "nob"
 
 
+def test_the_pronoun_man_is_no_nynorsk():
+    # Nynorsk writes "ein" (the Nynorsk dictionary knows "man" only as the noun, a horse's mane).
+    assert language.of_text("Man må kunne distansere seg litt for å ha det gøy med dette.") == "nob"
+
+
 def test_the_dictionaries_answer_the_same_on_any_machine():
     # Hunspell accepted a compound of three words or more only when a suggestion search under a limit of
     # processor time found nothing: "hovudansvaret" (Nynorsk) took over 100 ms in Danish and was

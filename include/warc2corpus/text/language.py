@@ -48,13 +48,13 @@ MIXED_MIN_TOKENS = 20   # ... when it has at least this many tokens
 # auxiliaries) of each Scandinavian standard, and the present tense of a few common verbs whose forms
 # differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder"). Shared words count for every language
 # that has them; the ones that differ ("ikke"/"ikkje"/"inte", "av"/"af", "etter"/"efter"/"efter", "nå"/"no"/"nu")
-# decide. Swedish "in" is left out: English titles and quotes in Norwegian and Danish text ("Rest in
-# peace", "Made in Norway") made it a Swedish lead.
+# decide; so does the pronoun "man", which Nynorsk writes "ein". Swedish "in" is left out: English
+# titles and quotes in Norwegian and Danish text ("Rest in peace", "Made in Norway") made it a Swedish lead.
 _FUNCTION_WORDS = {
     "nob": """
         jeg meg min mitt mine du deg din ditt dine han ham hun henne den det vi oss vår vårt våre
         dere deres de dem seg sin sitt sine hans hennes ikke aldri hva hvem hvor hvordan hvorfor hvilken
-        hvilket hvilke hvis når noen noe ingen ingenting mye meget mange mer mest litt hele alle andre annen
+        hvilket hvilke hvis når noen noe ingen ingenting man mye meget mange mer mest litt hele alle andre annen
         annet og eller men for at som om enn fordi mens siden selv både også bare nå da her der hit dit
         i på til fra av med mot om etter før under over mellom uten hos ved gjennom rundt ut ute opp oppe
         ned inn inne hjem fram frem bort igjen allerede fortsatt kanskje sammen ennå jo vel nok altså
@@ -81,7 +81,7 @@ _FUNCTION_WORDS = {
     "dan": """
         jeg mig min mit mine du dig din dit dine han ham hun hende den det vi os vores vor vort
         i jer jeres de dem deres sig sin sit sine hans hendes ikke aldrig hvad hvem hvor hvordan hvorfor
-        hvilken hvilket hvilke hvis når nogen noget nogle ingen intet meget mange mere mest lidt hele alle
+        hvilken hvilket hvilke hvis når nogen noget nogle ingen intet man meget mange mere mest lidt hele alle
         andre anden andet og eller men for at som om end fordi mens siden selv både også bare nu da
         her der hertil derhen på til fra af med mod om efter før under over mellem uden hos ved gennem
         rundt ud ude op oppe ned ind inde hjem frem bort igen allerede stadig måske sammen endnu jo vel
@@ -94,7 +94,7 @@ _FUNCTION_WORDS = {
     "swe": """
         jag mig mej min mitt mina du dig dej din ditt dina han honom hon henne den det vi oss vår
         vårt våra ni er ert era de dem dom sig sin sitt sina hans hennes inte icke aldrig vad vem var
-        hur varför vilken vilket vilka om när någon något några ingen inget inga ingenting mycket många
+        hur varför vilken vilket vilka om när någon något några ingen inget inga ingenting man mycket många
         mer mest lite hela alla andra annan annat och eller men för att som än eftersom medan sedan
         själv både också bara nu då här där i på till från av med mot efter före under över mellan
         utan hos vid genom runt ut ute upp uppe ned ner inne hem fram bort igen redan fortfarande
