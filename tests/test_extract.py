@@ -219,6 +219,38 @@ def test_the_c_level_element_lookup_changes_no_text(samples, monkeypatch):
     assert forms >= 5  # the pages hold forms the stock lookup gives classes of their own
 
 
+def test_guarded_xpaths_find_what_trafilaturas_own_find(samples):
+    """Every XPath of trafilatura's, its regular-expression tests guarded by the attribute they read
+    (extract.guarded), finds the same elements in the same order on every real page of the samples
+    as trafilatura's own expression (read afresh from its module); a pattern that can match an empty
+    string keeps no guard."""
+    import runpy
+
+    from trafilatura import xpaths
+
+    from warc2corpus.quality import evaluation
+
+    own = [item for name, value in runpy.run_path(xpaths.__file__).items() if name.isupper() and isinstance(value, list)
+           for item in value if isinstance(getattr(item, "path", None), str)]
+    pairs = [(expression, extract.guarded(expression)) for expression in own]
+    assert sum(g.path.count(" and re:test(") for _, g in pairs) >= 40  # trafilatura 2.3.1 has 42 such tests
+    pages = evaluation.article_pages(samples) + evaluation.fundus_pages(samples) + evaluation.htmldate_pages(samples)
+    found = 0
+    for page in pages:
+        tree = extract.parse(page.html)
+        if tree is None:
+            continue
+        for expression, guarded in pairs:
+            theirs = expression(tree)
+            assert guarded(tree) == theirs, (page.name, expression.path)
+            found += len(theirs)
+    assert found > 1000
+    from lxml import etree
+
+    optional = etree.XPath("//*[re:test(@class, 'x?')]", namespaces={"re": "http://exslt.org/regular-expressions"})
+    assert extract.guarded(optional) is optional
+
+
 def test_the_fast_pass_leaves_the_recall_escalation_to_the_full_pass(monkeypatch):
     """A short article on a long page: trafilatura's recall escalation (which measures the whole page's
     text first) runs once, in the full pass the short text gets, not also in the fast pass before it;
