@@ -226,6 +226,7 @@ def test_guarded_xpaths_find_what_trafilaturas_own_find(samples):
     string keeps no guard."""
     import runpy
 
+    from lxml import etree
     from trafilatura import xpaths
 
     from warc2corpus.quality import evaluation
@@ -245,8 +246,6 @@ def test_guarded_xpaths_find_what_trafilaturas_own_find(samples):
             assert guarded(tree) == theirs, (page.name, expression.path)
             found += len(theirs)
     assert found > 1000
-    from lxml import etree
-
     optional = etree.XPath("//*[re:test(@class, 'x?')]", namespaces={"re": "http://exslt.org/regular-expressions"})
     assert extract.guarded(optional) is optional
 

@@ -503,7 +503,7 @@ def test_a_sentence_whose_function_words_tie_is_left_to_the_ranking():
 
 
 def test_the_pronoun_man_is_no_nynorsk():
-    # Nynorsk writes "ein" (the Nynorsk dictionary knows "man" only as the noun, a horse's mane).
+    # Nynorsk writes "ein" (its dictionary accepts "man": the noun, a horse's mane, is Nynorsk too).
     assert language.of_text("Man må kunne distansere seg litt for å ha det gøy med dette.") == "nob"
 
 

@@ -91,9 +91,10 @@ def split_paragraphs(text: str | None) -> list[str]:
 def _loader():
     """trafilatura's loader, with its XPaths guarded (:func:`_guard_regular_expressions`) and its parser
     giving every element lxml.html's ``HtmlElement`` through lxml's C-level class lookup instead of
-    lxml.html's own lookup, a Python function that lxml calls for each element it hands to Python (5 million calls, 4 % of ``warc2corpus run`` on the bench's WARC). That
-    lookup gives forms and their fields classes of their own, which nothing reading the tree uses:
-    the texts and metadata come out the same (``tests/test_extract.py``)."""
+    lxml.html's own lookup, a Python function that lxml calls for each element it hands to Python (5
+    million calls, 4 % of ``warc2corpus run`` on the bench's WARC). That lookup gives forms and their
+    fields classes of their own, which nothing reading the tree uses: the texts and metadata come out
+    the same (``tests/test_extract.py``)."""
     from lxml import etree, html
     from trafilatura import utils
 

@@ -266,8 +266,9 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     the other words (:func:`dictionary_coverage`), then to those whose spelling those words bear most
     (:func:`spelling_cues`), then, in a text of fewer than two function words, to the leader whose word
     model (gielladetect's word frequencies) makes the text clearly likelier, else to the leader the
-    ranking puts first (a text without function words ties all four). A lead of one function word between Bokmål and Nynorsk
-    yields to the other standard when the dictionaries accept DICTIONARY_LEAD words more of it. A
+    ranking puts first (a text without function words ties all four). A lead of one function word
+    between Bokmål and Nynorsk yields to the other standard when the dictionaries accept
+    DICTIONARY_LEAD words more of it. A
     language the word models make far likelier (LIKELIHOOD_OVERRULE) on the text's lower-case words (no
     names) takes it over, unless the dictionaries accept DICTIONARY_VETO words more of the choice."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
