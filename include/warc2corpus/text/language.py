@@ -268,9 +268,9 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     model (gielladetect's word frequencies) makes the text clearly likelier, else to the leader the
     ranking puts first (a text without function words ties all four). A lead of one function word
     between Bokmål and Nynorsk yields to the other standard when the dictionaries accept
-    DICTIONARY_LEAD words more of it. A
-    language the word models make far likelier (LIKELIHOOD_OVERRULE) on the text's lower-case words (no
-    names) takes it over, unless the dictionaries accept DICTIONARY_VETO words more of the choice."""
+    DICTIONARY_LEAD words more of it. A language the word models make far likelier
+    (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over, unless the
+    dictionaries accept DICTIONARY_VETO words more of the choice."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
     tokens = [t.lower() for t in found]
     spelled = _first_word_lowered(found, text)
