@@ -400,3 +400,16 @@ def test_saved_corpus_is_stable_across_a_later_load(corpus, conn, tmp_path, monk
     rebuilt = [r["doc_id"] for r in research.build_corpus(conn, CorpusFilter.from_params(again["definition"]["filter"]))]
     assert len(rebuilt) == 4 and set(ids) < set(rebuilt)       # the new load brings biblioteket-utvider
     assert json.loads(json.dumps(again)) == again
+
+
+def test_lexicon_totals_are_the_counts_of_the_indexed_words(conn):
+    """After two refreshes (the module's load and the later one above, which adds to words already
+    in the lexicon): each word's total is how often it occurs in the indexed documents, and
+    punctuation is never counted."""
+    counted = dict(conn.execute(
+        """SELECT lower(t), count(*) FROM research_docs r JOIN paragraphs p USING (doc_id), unnest(p.tokens) t
+           GROUP BY 1"""))
+    lexicon = conn.execute("SELECT word, is_word, total FROM research_lexicon").fetchall()
+    assert {word for word, _, _ in lexicon} == set(counted)
+    assert [(word, total) for word, is_word, total in lexicon if total != (counted[word] if is_word else 0)] == []
+    assert sum(1 for _, is_word, total in lexicon if is_word and total > 1) > 100

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from itertools import chain
 
 import numpy as np
 
@@ -69,23 +70,23 @@ def refresh_index(conn) -> dict:
             if not doc_ids:
                 break
             docs: dict[int, list[list[str]]] = {d: [] for d in doc_ids}
-            originals: set[str] = set()
             for doc_id, tokens in store.paragraph_tokens(conn, doc_ids):
                 docs[doc_id].append(tokens)
-                originals.update(tokens)
-            lower = {t: t.lower() for t in originals}
-            vocabulary = sorted(set(lower.values()))
-            ids = store.lexicon_ids(conn, vocabulary, [is_word(w) for w in vocabulary])
-            code = {t: ids[low] if is_word(low) else -(ids[low] + 2) for t, low in lower.items()}
+            occurrences = Counter(chain.from_iterable(chain.from_iterable(docs.values())))
+            lower = {t: t.lower() for t in occurrences}
+            totals: Counter = Counter()
+            for token, n in occurrences.items():
+                totals[lower[token]] += n
+            vocabulary = sorted(totals)
+            word = {w: is_word(w) for w in vocabulary}
+            # Punctuation is in the lexicon (its ids code ``seq``) but never counted in the totals.
+            ids = store.add_to_lexicon(conn, vocabulary, [word[w] for w in vocabulary],
+                                       [totals[w] if word[w] else 0 for w in vocabulary])
+            code = {t: ids[low] if word[low] else -(ids[low] + 2) for t, low in lower.items()}
             lexeme = {ids[w]: (_tsquote(w) if len(w.encode("utf-8")) <= MAX_LEXEME_BYTES else None)
-                      for w in vocabulary if is_word(w)}
-            rows, totals = [], Counter()
-            for doc_id, paragraphs in docs.items():
-                words, fts, terms, counts, seq = _document(paragraphs, code, lexeme)
-                rows.append((doc_id, words, fts, terms, counts, seq))
-                totals.update(dict(zip(terms, counts)))
+                      for w in vocabulary if word[w]}
+            rows = [(doc_id, *_document(paragraphs, code, lexeme)) for doc_id, paragraphs in docs.items()]
             store.insert_documents(conn, rows)
-            store.add_totals(conn, list(totals), list(totals.values()))
             conn.commit()
             indexed += len(rows)
             log.info("research index: %d documents indexed", indexed)

@@ -127,28 +127,31 @@ def paragraph_tokens(conn, doc_ids: list[int]) -> list[tuple[int, list[str]]]:
                         (doc_ids,)).fetchall()
 
 
-def lexicon_ids(conn, words: list[str], flags: list[bool]) -> dict[str, int]:
-    """The word ids of the words, new words added."""
-    conn.execute(
-        """INSERT INTO research_lexicon (word, is_word) SELECT * FROM unnest(%s::text[], %s::boolean[])
-           ON CONFLICT (word) DO NOTHING""", (words, flags))
-    return dict(conn.execute("SELECT word, word_id FROM research_lexicon WHERE word = ANY(%s)", (words,)))
+def add_to_lexicon(conn, words: list[str], flags: list[bool], counts: list[int]) -> dict[str, int]:
+    """The word ids of the words (new words added) after adding ``counts`` to their totals: one
+    statement, which gives a new word its total as it inserts it."""
+    return dict(conn.execute(
+        """INSERT INTO research_lexicon AS l (word, is_word, total)
+           SELECT * FROM unnest(%s::text[], %s::boolean[], %s::bigint[])
+           ON CONFLICT (word) DO UPDATE SET total = l.total + excluded.total
+           RETURNING word, word_id""", (words, flags, counts)))
 
 
 def insert_documents(conn, rows: list[tuple]) -> None:
-    """rows: (doc_id, words, fts text, terms, counts, seq bytes)."""
+    """rows: (doc_id, words, fts text, terms, counts, seq bytes). The id arrays go as array
+    literals, which COPY's text form takes as they are (psycopg's list dumper, in Python, took
+    as long as the rest of the index)."""
     with conn.cursor() as cur:
         with cur.copy("COPY research_docs (doc_id, words, terms, counts, seq) FROM STDIN") as copy:
             for doc_id, words, _, terms, counts, seq in rows:
-                copy.write_row((doc_id, words, terms, counts, seq))
+                copy.write_row((doc_id, words, _int_array(terms), _int_array(counts), seq))
         with cur.copy("COPY research_fts (doc_id, fts) FROM STDIN") as copy:
             for doc_id, _, fts, *_ in rows:
                 copy.write_row((doc_id, fts))
 
 
-def add_totals(conn, ids: list[int], counts: list[int]) -> None:
-    conn.execute("""UPDATE research_lexicon l SET total = l.total + v.c
-                    FROM unnest(%s::int[], %s::bigint[]) v(id, c) WHERE l.word_id = v.id""", (ids, counts))
+def _int_array(values: list[int]) -> str:
+    return "{" + ",".join(map(str, values)) + "}"
 
 
 def merge_pending(conn) -> None:
