@@ -17,7 +17,7 @@ def test_token_arrays_arrive_as_they_were(corpus_db):
     with psycopg.connect(corpus_db) as conn, conn.cursor() as cur:
         cur.execute("CREATE TEMP TABLE t (id int, tokens text[], starts int[])")
         load._copy(cur, "t", ("id", "tokens", "starts"),
-                   ((i, load._text_array(tokens), load._int_array(starts)) for i, tokens, starts in rows))
+                   ((i, load.text_array(tokens), load.int_array(starts)) for i, tokens, starts in rows))
         cur.execute("SELECT id, tokens, starts FROM t ORDER BY id")
         back = cur.fetchall()
     assert back == [(i, [t.replace("\x00", "") for t in tokens], starts) for i, tokens, starts in rows]

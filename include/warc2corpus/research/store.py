@@ -13,6 +13,7 @@ import psycopg
 from psycopg import sql
 
 from warc2corpus.store import db
+from warc2corpus.store.load import int_array
 from warc2corpus.research.query import BadRequest, CorpusFilter, QueryTimeout
 
 REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a time
@@ -139,19 +140,15 @@ def add_to_lexicon(conn, words: list[str], flags: list[bool], counts: list[int])
 
 def insert_documents(conn, rows: list[tuple]) -> None:
     """rows: (doc_id, words, fts text, terms, counts, seq bytes). The id arrays go as array
-    literals, which COPY's text form takes as they are (psycopg's list dumper, in Python, took
-    as long as the rest of the index)."""
+    literals (``store.load.int_array``): psycopg's list dumper, in Python, took as long as the
+    rest of the index."""
     with conn.cursor() as cur:
         with cur.copy("COPY research_docs (doc_id, words, terms, counts, seq) FROM STDIN") as copy:
             for doc_id, words, _, terms, counts, seq in rows:
-                copy.write_row((doc_id, words, _int_array(terms), _int_array(counts), seq))
+                copy.write_row((doc_id, words, int_array(terms), int_array(counts), seq))
         with cur.copy("COPY research_fts (doc_id, fts) FROM STDIN") as copy:
             for doc_id, _, fts, *_ in rows:
                 copy.write_row((doc_id, fts))
-
-
-def _int_array(values: list[int]) -> str:
-    return "{" + ",".join(map(str, values)) + "}"
 
 
 def merge_pending(conn) -> None:

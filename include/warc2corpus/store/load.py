@@ -54,7 +54,7 @@ def _without_nul(value):
     return value
 
 
-def _text_array(values: list[str]) -> str:
+def text_array(values: list[str]) -> str:
     """A text[] in PostgreSQL's array syntax, every element quoted (COPY reads it with the column's
     type): made here in two joins, where psycopg's array dumper costs a Python call per token."""
     if not values:
@@ -65,7 +65,8 @@ def _text_array(values: list[str]) -> str:
     return '{"' + '","'.join(values) + '"}'
 
 
-def _int_array(values: list[int]) -> str:
+def int_array(values: list[int]) -> str:
+    """An integer[] in PostgreSQL's array syntax (for COPY, as :func:`text_array`)."""
     return "{" + ",".join(map(str, values)) + "}"
 
 
@@ -99,7 +100,7 @@ def load_warc(conn: psycopg.Connection, warc_file: str, *, documents: Callable[[
         )
         _copy(cur, "new_documents", DOCUMENT_COLUMNS, (tuple(d.get(c) for c in DOCUMENT_COLUMNS) for d in documents()))
         _copy(cur, "new_paragraphs", PARAGRAPH_COLUMNS,
-              ((d["doc_id"], seq, text, _text_array(tokens), _int_array(starts), language[0] if language else None)
+              ((d["doc_id"], seq, text, text_array(tokens), int_array(starts), language[0] if language else None)
                for d in documents() for seq, (text, tokens, starts, *language) in enumerate(d["paragraphs"])))
         _copy(cur, "new_captures", CAPTURE_COLUMNS,
               (tuple(c.get(k) for k in CAPTURE_COLUMNS) for source in (documents, later_captures) for c in source()))
