@@ -507,6 +507,13 @@ def test_the_pronoun_man_is_no_nynorsk():
     assert language.of_text("Man må kunne distansere seg litt for å ha det gøy med dette.") == "nob"
 
 
+def test_hverken_is_bokmal_too():
+    # The older form, written beside "verken" in Norwegian newspapers; counted for Danish alone, it was
+    # a one-word Danish lead (NDT's news sentences, the half read while working on this).
+    assert language.of_text("Det kan hverken Regjeringen eller Nav leve med over tid.") == "nob"
+    assert language.of_text("Hverken regjeringen eller Folketinget har svaret på det endnu.") == "dan"
+
+
 def test_the_dictionaries_answer_the_same_on_any_machine():
     # Hunspell accepted a compound of three words or more only when a suggestion search under a limit of
     # processor time found nothing: "hovudansvaret" (Nynorsk) took over 100 ms in Danish and was

@@ -48,7 +48,8 @@ MIXED_MIN_TOKENS = 20   # ... when it has at least this many tokens
 # auxiliaries) of each Scandinavian standard, and the present tense of a few common verbs whose forms
 # differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder"). Shared words count for every language
 # that has them; the ones that differ ("ikke"/"ikkje"/"inte", "av"/"af", "etter"/"efter"/"efter", "nå"/"no"/"nu")
-# decide; so does the pronoun "man", which Nynorsk writes "ein". Swedish "in" is left out: English
+# decide; so does the pronoun "man", which Nynorsk writes "ein". Bokmål has "hverken" beside "verken" (the
+# older form, written more often than the newer in the Norwegian Dependency Treebank's newspapers). Swedish "in" is left out: English
 # titles and quotes in Norwegian and Danish text ("Rest in peace", "Made in Norway") made it a Swedish lead.
 _FUNCTION_WORDS = {
     "nob": """
@@ -62,7 +63,7 @@ _FUNCTION_WORDS = {
         fikk fått gjør gjorde gjort sier sa kommer kom går gikk ser så sånn slik også tre første
         en et ei ett dette disse denne hjemme kun dog imidlertid hver hvert hverandre enda derfor dessuten
         innen utenfor innenfor stadig alltid blant ifølge verken enten tidligere senere egentlig samme flere
-        egen eget egne ganger intet vet gjelder tar gir heter finner ligger sitter legger lå satt sto ga
+        egen eget egne ganger intet hverken vet gjelder tar gir heter finner ligger sitter legger lå satt sto ga
     """,
     "nno": """
         eg meg min mitt mine du deg din ditt dine han honom ho henne den det vi me oss vår vårt våre
