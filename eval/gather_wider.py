@@ -23,6 +23,8 @@ measures them:
                                                                               Apache-2.0, with --trafilatura: below)
     extraction_l3s_gn1/          ground-truth.json + html/<id>.html.gz        (L3S-GN1, research use only, with
                                                                               --l3s: below)
+    langid/ndt_news/sentences.tsv  lang, file, text                           (NorNE's copy of the Norwegian
+                                                                              Dependency Treebank, with --norne: below)
 
 trafilatura's evaluation pages (``tests/eval`` and ``tests/cache``, about 990 pages of news, blogs, shops and
 forums in many languages) come with snippets its author wrote for each page: text the main text must hold
@@ -43,6 +45,14 @@ are the Norwegian Dependency Treebank's (newspapers above all, also government r
 transcripts and blogs), Danish the Danish Dependency Treebank's, Swedish Talbanken's professional prose,
 North Sámi Giellatekno's corpus.
 
+With ``--norne`` (a clone of ltgoslo/norne, which holds the Norwegian Dependency Treebank document by
+document) also the treebank's newspaper sentences — Aftenposten, Bergens Tidende, Dagbladet, Klassekampen,
+Sunnmørsposten and VG in Bokmål; Dag og Tid, Firda, Klassekampen and Vest-Telemark Blad in Nynorsk — less
+every sentence of UD's dev and test files (the UD sets above): in effect the news part of the treebank's
+training file, which the UD set leaves out. About 12,000 sentences of each standard, split by a hash of
+the treebank file's name (an article's sentences stay together). The annotations are CC0; the texts are
+the newspapers', for research.
+
 Each half gets a ``SOURCES.json`` naming the repositories, their commits and licences. The pages are
 third-party data: they are never copied into the project (OUT defaults to ``var/eval-wider``).
 
@@ -54,9 +64,10 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
         git clone https://github.com/UniversalDependencies/UD_$t; done
     git clone https://github.com/adbar/trafilatura trafilatura
     git clone https://github.com/geodrome/page-signal l3s
+    git clone https://github.com/ltgoslo/norne norne
     .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua \
         --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella \
-        --trafilatura trafilatura --l3s l3s
+        --trafilatura trafilatura --l3s l3s --norne norne
 """
 
 from __future__ import annotations
@@ -79,7 +90,10 @@ SOURCES = {
     "trafilatura": ("https://github.com/adbar/trafilatura", "Apache-2.0 (the pages: third-party web pages)"),
     "lingua": ("https://github.com/pemistahl/lingua-py", "Apache-2.0"),
     "l3s": ("https://github.com/geodrome/page-signal", "L3S-GN1: research use only (L3S Research Center)"),
+    "norne": ("https://github.com/ltgoslo/norne", "CC0 (annotations); the newspapers' texts, for research"),
 }
+# The Norwegian Dependency Treebank's newspaper documents in NorNE's ndt/<lang>/ (file name prefixes).
+NDT_NEWS = {"nob": ("ap", "bt", "db", "kk", "sp-bm", "vg"), "nno": ("dot", "firda-nn", "kk-nn", "vtb-nn")}
 L3S_FOLDER = "L3S-GN1-20100130203947-00001"
 L3S_LABEL = re.compile(r"\bx-nc-sel(\d)\b")
 L3S_FULL_TEXT = "2"
@@ -299,6 +313,41 @@ def gather_ud(repos: list[Repo], out: Path, counts: dict) -> dict[str, Repo]:
     return named
 
 
+def conll_sentences(text: str) -> list[str]:
+    """The sentences of a CoNLL file (a token a line, the word form in the second column, a blank line
+    between sentences), the tokens joined as they would be written."""
+    sentences = []
+    for block in text.split("\n\n"):
+        forms = [line.split("\t")[1] for line in block.splitlines()
+                 if "\t" in line and not line.startswith("#") and line.split("\t")[1] != "|"]
+        if forms:
+            sentence = re.sub(r" ([,.:;!?)»])", r"\1", " ".join(forms))
+            sentences.append(re.sub(r"([(«]) ", r"\1", sentence))
+    return sentences
+
+
+def gather_norne(repo: Repo, out: Path, counts: dict) -> None:
+    """The Norwegian Dependency Treebank's newspaper sentences that are in neither UD's dev nor its test
+    file, halved by a hash of the treebank file's name (sha1, first byte, odd to heldout)."""
+    def key(sentence: str) -> str:
+        return re.sub(r"\s+", "", sentence)
+
+    in_ud = {key(text) for path in repo.files("ud") if re.search(r"-ud-(dev|test)\.conllu$", path)
+             for _, text in conllu_sentences(repo.read(path).decode("utf-8"))}
+    rows: dict[str, list[str]] = {split: [] for split in SPLITS}
+    for path in repo.files("ndt"):
+        _, lang, name = path.split("/")
+        if re.sub(r"[0-9_]*\.conll$", "", name) not in NDT_NEWS.get(lang, ()):
+            continue
+        split = SPLITS[hashlib.sha1(name.encode()).digest()[0] % 2]
+        for sentence in conll_sentences(repo.read(path).decode("utf-8")):
+            if key(sentence) not in in_ud:
+                rows[split].append(f"{lang}\t{name}\t{sentence}")
+                counts[f"ndt_news_{lang}_{split}"] = counts.get(f"ndt_news_{lang}_{split}", 0) + 1
+    for split, lines in rows.items():
+        write_text(out / split / "langid" / "ndt_news" / "sentences.tsv", "lang\tfile\ttext\n" + "\n".join(lines) + "\n")
+
+
 def gather_trafilatura(repo: Repo, out: Path, counts: dict) -> None:
     """trafilatura's evaluation pages with their snippets, each page in its half by its file name; a page
     is looked for in tests/cache, then tests/eval, as trafilatura's own evaluation does."""
@@ -407,6 +456,8 @@ def main() -> None:
     parser.add_argument("--trafilatura", type=Path, help="a clone of adbar/trafilatura, for its evaluation pages (optional)")
     parser.add_argument("--l3s", type=Path,
                         help="a clone of geodrome/page-signal, for the L3S-GN1 news pages (optional)")
+    parser.add_argument("--norne", type=Path,
+                        help="a clone of ltgoslo/norne, for the Norwegian Dependency Treebank's news sentences (optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
@@ -430,6 +481,9 @@ def main() -> None:
     if args.l3s:
         repos["l3s"] = Repo(args.l3s)
         gather_l3s(repos["l3s"], args.out, counts)
+    if args.norne:
+        repos["norne"] = Repo(args.norne)
+        gather_norne(repos["norne"], args.out, counts)
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
     sources.update({name: {"url": f"https://github.com/UniversalDependencies/{name}", "licence": "CC BY-SA 4.0",

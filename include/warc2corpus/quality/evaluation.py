@@ -248,6 +248,19 @@ def ud_sentences(samples: Path) -> list[tuple[str, str]]:
     return rows
 
 
+def ndt_news_sentences(samples: Path) -> list[tuple[str, str]]:
+    """(ISO 639-3 code, sentence) of ``langid/ndt_news/sentences.tsv`` (the Norwegian Dependency
+    Treebank's newspaper sentences outside UD's dev and test files: Bokmål and Nynorsk), when present."""
+    path = samples / "langid" / "ndt_news" / "sentences.tsv"
+    if not path.is_file():
+        return []
+    with open(path, encoding="utf-8") as table:
+        header = next(table).rstrip("\n").split("\t")
+        lang, text = header.index("lang"), header.index("text")
+        rows = [line.rstrip("\n").split("\t") for line in table]
+    return [(cells[lang], cells[text]) for cells in rows if len(cells) > max(lang, text) and cells[text].strip()]
+
+
 # ---------------------------------------------------------------------------------------------
 # The three contenders
 # ---------------------------------------------------------------------------------------------
@@ -395,6 +408,8 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
     _sentences(report, "ud_short", ud_sentences(samples), gielladetect, "UD treebank sentences")
     _sentences(report, "lingua_sentences_short", lingua_items(samples, "sentences"), gielladetect,
                "lingua sentences")
+    _sentences(report, "ndt_news_short", ndt_news_sentences(samples), gielladetect,
+               "newspaper sentences of the Norwegian Dependency Treebank")
     if heldout is not None:
         items = [(LINGUA_CODES[path.stem], line.strip()) for path in sorted(heldout.glob("*.txt"))
                  if path.stem in LINGUA_CODES for line in path.read_text(encoding="utf-8").splitlines()]
