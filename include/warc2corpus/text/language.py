@@ -13,7 +13,9 @@ them first, their function words decide: the language whose closed-class words (
 standard whose Hunspell dictionary accepts most of the other words ("kosttilskudd" is Bokmål only,
 "utteken" Nynorsk only), then by their spelling ("-lig"/"-leg", "-het"/"-heit"/"-hed", Nynorsk
 "-ar"/"-ane", "ei"/"ej" …), then (a text of fewer than two function words) by the word models'
-likelihood, else by TextCat's ranking. Other languages (the Sámi ones among them) are left to TextCat.
+likelihood, else by TextCat's ranking — which must put Danish clearly ahead of Bokmål (a Norwegian
+archive holds far more Bokmål than Danish, and a sentence of words both share is likelier Bokmål).
+Other languages (the Sámi ones among them) are left to TextCat.
 
 Documents get a language per paragraph (paragraphs of at least :data:`MIN_WORDS` words), the
 document's language by token majority, and a mixed-language flag.
@@ -267,9 +269,10 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     the other words (:func:`dictionary_coverage`), then to those whose spelling those words bear most
     (:func:`spelling_cues`), then, in a text of fewer than two function words, to the leader whose word
     model (gielladetect's word frequencies) makes the text clearly likelier, else to the leader the
-    ranking puts first (a text without function words ties all four). A lead of one function word
-    between Bokmål and Nynorsk yields to the other standard when the dictionaries accept
-    DICTIONARY_LEAD words more of it. A language the word models make far likelier
+    ranking puts first (a text without function words ties all four) — but a sentence tied between
+    Danish and Bokmål is Bokmål unless the character models find it BOKMAL_OVER_DANISH more Danish.
+    A lead of one function word between Bokmål and Nynorsk yields to the other standard when the
+    dictionaries accept DICTIONARY_LEAD words more of it. A language the word models make far likelier
     (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over, unless the
     dictionaries accept DICTIONARY_VETO words more of the choice."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
@@ -294,6 +297,10 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
         if most:
             leaders = [lang for lang in leaders if cues[lang] == most]
     choice = leaders[0]
+    if top >= 2 and choice == "dan" and "nob" in leaders and _char_gap(text, "dan", "nob") < BOKMAL_OVER_DANISH:
+        # A sentence the function words, dictionaries and spelling leave between Danish and Bokmål,
+        # and that the character models find hardly more Danish: in a Norwegian archive, Bokmål.
+        choice = "nob"
     if len(leaders) == 1 and choice in NORWEGIAN:
         # Bokmål and Nynorsk share most function words and allow some of each other's ("nå" is
         # Nynorsk too); a lead of one over the other standard yields to two more words only that
@@ -327,6 +334,13 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     return choice
 
 
+def _char_gap(text: str, first: str, second: str) -> float:
+    """How much farther ``second``'s character model is from the text than ``first``'s, relative to
+    ``first``'s out-of-place distance."""
+    near, far = char_distances(char_ranks(textcat_tokens(text)), [first, second])
+    return (far - near) / near if near else 0.0
+
+
 def _first_word_lowered(words: list[str], text: str) -> list[str]:
     """The words of ``text``, the first in lower case when only its first letter is a capital and no
     quotation mark opens it: a sentence's first word is capitalised by its place, and the dictionaries
@@ -345,6 +359,7 @@ LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model m
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 DICTIONARY_VETO = 2          # ... unless the dictionaries accept this many more words of the choice
 DICTIONARY_LEAD = 2          # words more the dictionaries accept that outweigh a lead of one function word
+BOKMAL_OVER_DANISH = 0.03  # a Danish/Bokmål tie is Danish only when its character distance is 3 % shorter
 NORWEGIAN = {"nob": "nno", "nno": "nob"}  # the two standards, each to the other
 
 
