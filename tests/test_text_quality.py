@@ -514,6 +514,13 @@ def test_hverken_is_bokmal_too():
     assert language.of_text("Hverken regjeringen eller Folketinget har svaret på det endnu.") == "dan"
 
 
+def test_the_infinitive_marker_counts_and_an_acronym_does_not():
+    # "å" is Norwegian (Danish "at"); "OS" in "OS X" is no Danish "os" (us). NDT's news sentences.
+    assert language.of_text("- Å komme til Inter og Italia var som en nyforelskelse.") == "nob"
+    assert language.of_text("Windows- og OS X-spillere vil oppleve at oppdateringen lastes ned automatisk via Steam.") \
+        == "nob"
+
+
 def test_a_tie_between_danish_and_bokmal_is_bokmal_unless_clearly_danish():
     # Every word of these sentences is Bokmål and Danish alike (function words, dictionaries, spelling);
     # TextCat's character models put Danish first by a hair (under BOKMAL_OVER_DANISH of its distance):

@@ -51,7 +51,8 @@ MIXED_MIN_TOKENS = 20   # ... when it has at least this many tokens
 # differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder"). Shared words count for every language
 # that has them; the ones that differ ("ikke"/"ikkje"/"inte", "av"/"af", "etter"/"efter"/"efter", "nå"/"no"/"nu")
 # decide; so does the pronoun "man", which Nynorsk writes "ein". Bokmål has "hverken" beside "verken" (the
-# older form, written more often than the newer in the Norwegian Dependency Treebank's newspapers). Swedish "in" is left out: English
+# older form, written more often than the newer in the Norwegian Dependency Treebank's newspapers), and both
+# standards the infinitive marker "å" (Danish "at", Swedish "att"). Swedish "in" is left out: English
 # titles and quotes in Norwegian and Danish text ("Rest in peace", "Made in Norway") made it a Swedish lead.
 _FUNCTION_WORDS = {
     "nob": """
@@ -65,7 +66,7 @@ _FUNCTION_WORDS = {
         fikk fått gjør gjorde gjort sier sa kommer kom går gikk ser så sånn slik også tre første
         en et ei ett dette disse denne hjemme kun dog imidlertid hver hvert hverandre enda derfor dessuten
         innen utenfor innenfor stadig alltid blant ifølge verken enten tidligere senere egentlig samme flere
-        egen eget egne ganger intet hverken vet gjelder tar gir heter finner ligger sitter legger lå satt sto ga
+        å egen eget egne ganger intet hverken vet gjelder tar gir heter finner ligger sitter legger lå satt sto ga
     """,
     "nno": """
         eg meg min mitt mine du deg din ditt dine han honom ho henne den det vi me oss vår vårt våre
@@ -78,7 +79,7 @@ _FUNCTION_WORDS = {
         må måtte får fekk fått gjer gjorde gjort seier sa kjem kom går gjekk ser så slik tre fyrste
         ei ein eit eitt dette desse denne heime hjå kvart kvarandre endå enda difor derfor dessutan innan
         første hit dit
-        utanfor innanfor stadig alltid blant ifølgje korkje verken anten tidlegare seinare eigentleg same
+        å utanfor innanfor stadig alltid blant ifølgje korkje verken anten tidlegare seinare eigentleg same
         fleire eigen eige eigne gong gonger sånn inga veit tek gjev heiter annan nokre låg sat
     """,
     "dan": """
@@ -280,7 +281,10 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     spelled = _first_word_lowered(found, text)
     # Only the languages the ranking holds compete (candidates may have left some of the four out).
     competing = [lang for lang in ranking if lang in FUNCTION_WORDS]
-    coverage = {lang: sum(t in FUNCTION_WORDS[lang] for t in tokens) for lang in competing}
+    # A word in capitals ("OS X", "DE") is an acronym, no function word (a text all in capitals has none:
+    # the word models' likelihood reads it, as any text without function words).
+    counted = [token for token, word in zip(tokens, found) if len(word) < 2 or not word.isupper()]
+    coverage = {lang: sum(t in FUNCTION_WORDS[lang] for t in counted) for lang in competing}
     top = max(coverage.values())
     # No function word at all (a heading, a word pair, a list of names and nouns) is a tie among all
     # of them, for the dictionaries to break: the character models alone misread such text most.
