@@ -345,7 +345,8 @@ def gather_norne(repo: Repo, out: Path, counts: dict) -> None:
                 rows[split].append(f"{lang}\t{name}\t{sentence}")
                 counts[f"ndt_news_{lang}_{split}"] = counts.get(f"ndt_news_{lang}_{split}", 0) + 1
     for split, lines in rows.items():
-        write_text(out / split / "langid" / "ndt_news" / "sentences.tsv", "lang\tfile\ttext\n" + "\n".join(lines) + "\n")
+        write_text(out / split / "langid" / "ndt_news" / "sentences.tsv",
+                   "lang\tfile\ttext\n" + "\n".join(lines) + "\n")
 
 
 def gather_trafilatura(repo: Repo, out: Path, counts: dict) -> None:
@@ -457,7 +458,8 @@ def main() -> None:
     parser.add_argument("--l3s", type=Path,
                         help="a clone of geodrome/page-signal, for the L3S-GN1 news pages (optional)")
     parser.add_argument("--norne", type=Path,
-                        help="a clone of ltgoslo/norne, for the Norwegian Dependency Treebank's news sentences (optional)")
+                        help="a clone of ltgoslo/norne, for the Norwegian Dependency Treebank's news sentences "
+                             "(optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")

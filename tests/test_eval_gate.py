@@ -243,7 +243,8 @@ def test_gather_wider_takes_the_treebanks_news_sentences_outside_ud_dev_and_test
     from warc2corpus.quality import evaluation
 
     def conll(*sentences: list[str]) -> str:
-        return "\n".join("".join(f"{i}\t{form}\t_\t_\n" for i, form in enumerate(forms, 1)) for forms in sentences) + "\n"
+        return "\n".join("".join(f"{i}\t{form}\t_\t_\n" for i, form in enumerate(forms, 1))
+                         for forms in sentences) + "\n"
 
     repo = tmp_path / "norne"
     (repo / "ndt" / "nob").mkdir(parents=True)
@@ -252,10 +253,11 @@ def test_gather_wider_takes_the_treebanks_news_sentences_outside_ud_dev_and_test
     (repo / "ndt" / "nob" / "ap001_0000.conll").write_text(conll(
         ["Regjeringen", "la", "fram", "budsjettet", "(", "i", "går", ")", "."], ["Dette", "er", "i", "UD", "."],
         ["Overskrift", "|"]), encoding="utf-8")
-    (repo / "ndt" / "nno" / "firda-nn001_0000.conll").write_text(conll(["Det", "er", "«", "fint", "»", "."]), encoding="utf-8")
+    (repo / "ndt" / "nno" / "firda-nn001_0000.conll").write_text(conll(["Det", "er", "«", "fint", "»", "."]),
+                                                                  encoding="utf-8")
     (repo / "ndt" / "nob" / "blogg-bm001_0000.conll").write_text(conll(["Ein", "blogg", "."]), encoding="utf-8")
-    (repo / "ud" / "nob" / "no_bokmaal-ud-test.conllu").write_text("# sent_id = 1\n# text = Dette er i UD.\n1\t_\t_\n\n",
-                                                                encoding="utf-8")
+    (repo / "ud" / "nob" / "no_bokmaal-ud-test.conllu").write_text(
+        "# sent_id = 1\n# text = Dette er i UD.\n1\t_\t_\n\n", encoding="utf-8")
     _commit_all(repo)
 
     counts: dict = {}
@@ -265,7 +267,8 @@ def test_gather_wider_takes_the_treebanks_news_sentences_outside_ud_dev_and_test
     assert [("nob", "Regjeringen la fram budsjettet (i går)."), ("nob", "Overskrift")] == \
         [row for row in found[ap] if row[0] == "nob"]
     assert ("nno", "Det er «fint».") in found["dev"] + found["heldout"]
-    assert sum(counts.values()) == 3 and not any("blogg" in text or "UD" in text for half in found.values() for _, text in half)
+    assert sum(counts.values()) == 3
+    assert not any("blogg" in text or "UD" in text for half in found.values() for _, text in half)
 
 
 def test_trafilatura_evaluation_pages_are_gathered_and_scored_by_their_snippets(tmp_path, capsys):
