@@ -110,7 +110,12 @@ SPLITS = ("dev", "heldout")
 
 def split_of(kind: str, name: str) -> str:
     """dev or heldout, by a hash of the page's name: the same page always lands in the same half."""
-    return SPLITS[hashlib.sha1(f"{kind}:{name}".encode()).digest()[0] % 2]
+    return half_of(f"{kind}:{name}")
+
+
+def half_of(key: str) -> str:
+    """dev or heldout by the first byte of the key's sha1 (odd: heldout)."""
+    return SPLITS[hashlib.sha1(key.encode()).digest()[0] % 2]
 
 
 class Repo:
@@ -328,7 +333,7 @@ def conll_sentences(text: str) -> list[str]:
 
 def gather_norne(repo: Repo, out: Path, counts: dict) -> None:
     """The Norwegian Dependency Treebank's newspaper sentences that are in neither UD's dev nor its test
-    file, halved by a hash of the treebank file's name (sha1, first byte, odd to heldout)."""
+    file, halved by a hash of the treebank file's name (:func:`half_of`)."""
     def key(sentence: str) -> str:
         return re.sub(r"\s+", "", sentence)
 
@@ -339,7 +344,7 @@ def gather_norne(repo: Repo, out: Path, counts: dict) -> None:
         _, lang, name = path.split("/")
         if re.sub(r"[0-9_]*\.conll$", "", name) not in NDT_NEWS.get(lang, ()):
             continue
-        split = SPLITS[hashlib.sha1(name.encode()).digest()[0] % 2]
+        split = half_of(name)  # the file's name alone: the split the set was first read by
         for sentence in conll_sentences(repo.read(path).decode("utf-8")):
             if key(sentence) not in in_ud:
                 rows[split].append(f"{lang}\t{name}\t{sentence}")

@@ -234,7 +234,18 @@ UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_shor
 def ud_sentences(samples: Path) -> list[tuple[str, str]]:
     """(ISO 639-3 code, sentence) of ``langid/ud/ud_sentences.tsv`` (Universal Dependencies treebanks:
     Bokmål, Nynorsk, Danish, Swedish, North Sámi; columns lang and text among others), when present."""
-    path = samples / "langid" / "ud" / "ud_sentences.tsv"
+    return _labelled_sentences(samples / "langid" / "ud" / "ud_sentences.tsv", UD_CODES)
+
+
+def ndt_news_sentences(samples: Path) -> list[tuple[str, str]]:
+    """(ISO 639-3 code, sentence) of ``langid/ndt_news/sentences.tsv`` (the Norwegian Dependency
+    Treebank's newspaper sentences outside UD's dev and test files: Bokmål and Nynorsk), when present."""
+    return _labelled_sentences(samples / "langid" / "ndt_news" / "sentences.tsv", {"nob": "nob", "nno": "nno"})
+
+
+def _labelled_sentences(path: Path, codes: dict[str, str]) -> list[tuple[str, str]]:
+    """(code, sentence) of a table with columns ``lang`` and ``text`` (among others), the labels read
+    through ``codes`` (rows of other labels left out); none when the file is absent."""
     if not path.is_file():
         return []
     rows = []
@@ -243,22 +254,9 @@ def ud_sentences(samples: Path) -> list[tuple[str, str]]:
         lang, text = header.index("lang"), header.index("text")
         for line in table:
             cells = line.rstrip("\n").split("\t")
-            if len(cells) > max(lang, text) and cells[lang] in UD_CODES and cells[text].strip():
-                rows.append((UD_CODES[cells[lang]], cells[text].strip()))
+            if len(cells) > max(lang, text) and cells[lang] in codes and cells[text].strip():
+                rows.append((codes[cells[lang]], cells[text].strip()))
     return rows
-
-
-def ndt_news_sentences(samples: Path) -> list[tuple[str, str]]:
-    """(ISO 639-3 code, sentence) of ``langid/ndt_news/sentences.tsv`` (the Norwegian Dependency
-    Treebank's newspaper sentences outside UD's dev and test files: Bokmål and Nynorsk), when present."""
-    path = samples / "langid" / "ndt_news" / "sentences.tsv"
-    if not path.is_file():
-        return []
-    with open(path, encoding="utf-8") as table:
-        header = next(table).rstrip("\n").split("\t")
-        lang, text = header.index("lang"), header.index("text")
-        rows = [line.rstrip("\n").split("\t") for line in table]
-    return [(cells[lang], cells[text]) for cells in rows if len(cells) > max(lang, text) and cells[text].strip()]
 
 
 # ---------------------------------------------------------------------------------------------
