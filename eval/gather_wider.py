@@ -340,15 +340,19 @@ def gather_norne(repo: Repo, out: Path, counts: dict) -> None:
     in_ud = {key(text) for path in repo.files("ud") if re.search(r"-ud-(dev|test)\.conllu$", path)
              for _, text in conllu_sentences(repo.read(path).decode("utf-8"))}
     rows: dict[str, list[str]] = {split: [] for split in SPLITS}
+    found = False
     for path in repo.files("ndt"):
         _, lang, name = path.split("/")
         if re.sub(r"[0-9_]*\.conll$", "", name) not in NDT_NEWS.get(lang, ()):
             continue
+        found = True
         split = half_of(name)  # the file's name alone: the split the set was first read by
         for sentence in conll_sentences(repo.read(path).decode("utf-8")):
             if key(sentence) not in in_ud:
                 rows[split].append(f"{lang}\t{name}\t{sentence}")
                 counts[f"ndt_news_{lang}_{split}"] = counts.get(f"ndt_news_{lang}_{split}", 0) + 1
+    if not found:
+        raise SystemExit(f"gather_wider: no newspaper document of the treebank (ndt/nob, ndt/nno) in {repo.path}")
     for split, lines in rows.items():
         write_text(out / split / "langid" / "ndt_news" / "sentences.tsv",
                    "lang\tfile\ttext\n" + "\n".join(lines) + "\n")

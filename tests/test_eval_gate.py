@@ -269,6 +269,12 @@ def test_gather_wider_takes_the_treebanks_news_sentences_outside_ud_dev_and_test
     assert ("nno", "Det er «fint».") in found["dev"] + found["heldout"]
     assert sum(counts.values()) == 3
     assert not any("blogg" in text or "UD" in text for half in found.values() for _, text in half)
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "ndt" / "nob").mkdir(parents=True)
+    (elsewhere / "ndt" / "nob" / "blogg-bm001_0000.conll").write_text(conll(["Ein", "blogg", "."]), encoding="utf-8")
+    _commit_all(elsewhere)
+    with pytest.raises(SystemExit, match="no newspaper document"):
+        gather_wider.gather_norne(gather_wider.Repo(elsewhere), tmp_path / "out2", {})
 
 
 def test_trafilatura_evaluation_pages_are_gathered_and_scored_by_their_snippets(tmp_path, capsys):
