@@ -79,6 +79,29 @@ def test_char_distances_are_gielladetects(text):
                                                                  theirs[list(models).index("nob")]]
 
 
+
+def test_distances_of_many_profiles_are_each_ones_own():
+    """A document's paragraphs are compared in one matrix: each profile's distances are the ones it
+    gets alone, empty profiles (0 to every language) among them, wherever they stand."""
+    texts = [BOKMAAL, "", NYNORSK, "Hei!", NORTH_SAMI, "", ENGLISH]
+    samples = [language.char_ranks(language.textcat_tokens(text)) for text in texts]
+    languages = ["nob", "nno", "dan", "sme", "eng"]
+    assert language.char_distances_of_many(samples, languages) == [language.char_distances(s, languages)
+                                                                   for s in samples]
+    assert language.char_distances_of_many([{}], languages) == [[0] * len(languages)]
+
+
+def test_paragraph_languages_are_each_paragraphs_identification():
+    """of_paragraphs labels each paragraph as ``identify`` labels its start, among the whole text's
+    candidates, however the work is batched."""
+    paragraphs = [BOKMAAL, "Kort avsnitt.", NYNORSK, ENGLISH, NORTH_SAMI, BOKMAAL * 3]
+    whole = "\n".join(paragraphs)
+    candidates = tuple(dict.fromkeys(language.rank(whole[:language.MAX_CHARS])[:language.PARAGRAPH_CANDIDATES]
+                                     + list(language.ALWAYS_CANDIDATES)))
+    expected = [language.identify(p[:language.PARAGRAPH_CHARS], candidates) for p in paragraphs]
+    assert expected == ["nob", "und", "nno", "eng", "sme", "nob"]
+    assert language.of_paragraphs(paragraphs).paragraphs == expected
+
 # --- tokens.tokenize ----------------------------------------------------------------------------------
 
 SAMPLES = [

@@ -258,9 +258,13 @@ def of_text(text: str, candidates: tuple[str, ...] | None = None) -> str:
     models' ranking, corrected among the Scandinavian languages by their function words.
     ``candidates`` limits the character models compared (all by default)."""
     sample = text[:MAX_CHARS]
-    ranking = rank(sample, candidates)
+    return _corrected(sample, rank(sample, candidates))
+
+
+def _corrected(text: str, ranking: list[str]) -> str:
+    """The ranking's first language, or among the Scandinavian ones their function words' choice."""
     if ranking[0] in FUNCTION_WORDS:
-        return scandinavian_choice(sample, ranking)
+        return scandinavian_choice(text, ranking)
     return ranking[0]
 
 
@@ -447,8 +451,13 @@ def word_score(model, counts: Counter, normaliser: float) -> float:
 def _word_grams(word: str) -> tuple[str, ...]:
     """The 1- to 4-grams of ``_word_``, position by position (words recur: cached)."""
     padded = f"_{word}_"
-    n = len(padded)
-    return tuple(padded[i:i + size] for i in range(n) for size in range(1, min(4, n - i) + 1))
+    return tuple(map(padded.__getitem__, _gram_slices(len(padded))))
+
+
+@lru_cache(maxsize=None)
+def _gram_slices(n: int) -> tuple[slice, ...]:
+    """Where the 1- to 4-grams of a string of length ``n`` lie, position by position."""
+    return tuple(slice(i, i + size) for i in range(n) for size in range(1, min(4, n - i) + 1))
 
 
 @lru_cache(maxsize=1)
@@ -472,24 +481,46 @@ def char_distances(sample: dict[str, int], languages: list[str]) -> list[int]:
     """gielladetect's ``CharModel.compare`` of a text's profile with each language's: the out-of-place
     distance (the rank difference of each n-gram both have, a fixed penalty for each the language
     lacks), for all the languages at once over one matrix."""
+    return char_distances_of_many([sample], languages)[0]
+
+
+def char_distances_of_many(samples: list[dict[str, int]], languages: list[str]) -> list[list[int]]:
+    """:func:`char_distances` of several profiles (a document's paragraphs) in one matrix: per
+    profile, the distance to each language."""
     import numpy as np
     from gielladetect.text_cat import CharModel
 
     row_of, column, table = _char_table()
     unknown = table.shape[1] - 1
-    columns = np.fromiter(map(column.get, sample, repeat(unknown)), dtype=np.intp, count=len(sample))
-    ranks = np.fromiter(sample.values(), dtype=np.int32, count=len(sample))
-    theirs = table[np.ix_([row_of[lang] for lang in languages], columns)]
-    return np.where(theirs < 0, CharModel.MISSING_VALUE, np.abs(theirs - ranks)).sum(axis=1).tolist()
+    total = sum(map(len, samples))
+    columns = np.fromiter(map(column.get, chain.from_iterable(samples), repeat(unknown)), dtype=np.intp, count=total)
+    ranks = np.fromiter(chain.from_iterable(sample.values() for sample in samples), dtype=np.int32, count=total)
+    theirs = table[[row_of[lang] for lang in languages]][:, columns]
+    each = np.where(theirs < 0, CharModel.MISSING_VALUE, np.abs(theirs - ranks))
+    # Each profile's sum, from the running sum at its end and at its start (an empty one sums to 0).
+    running = np.zeros((len(languages), total + 1), dtype=np.int64)
+    np.cumsum(each, axis=1, out=running[:, 1:])
+    ends = np.cumsum([0, *map(len, samples)])
+    return (running[:, ends[1:]] - running[:, ends[:-1]]).T.tolist()
 
 
 def rank(text: str, candidates: tuple[str, ...] | None = None) -> list[str]:
     """Languages from most to least likely (TextCat's two-step ranking, word step bounded)."""
-    model = classifier()
     tokens = textcat_tokens(text)
-    sample = char_ranks(tokens)
-    languages = [lang for lang in model.cmodels if candidates is None or lang in candidates]
-    distances = sorted(zip(char_distances(sample, languages), languages))
+    languages = _compared(candidates)
+    return _ranking(tokens, languages, char_distances(char_ranks(tokens), languages))
+
+
+def _compared(candidates: tuple[str, ...] | None) -> list[str]:
+    """The languages whose character models are compared: ``candidates``, or all."""
+    return [lang for lang in classifier().cmodels if candidates is None or lang in candidates]
+
+
+def _ranking(tokens: list[str], languages: list[str], char_distance: list[int]) -> list[str]:
+    """TextCat's ranking of ``languages`` given the text's character-model distances to each: the
+    close ones re-ranked by the word models."""
+    model = classifier()
+    distances = sorted(zip(char_distance, languages))
     best = distances[0][0]
     close = [lang for distance, lang in distances[:WORD_MODEL_CHOICES] if distance <= best * model.DROP_RATIO]
     distance_of = {lang: d for d, lang in distances}
@@ -518,7 +549,7 @@ def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None) 
     candidates = None
     if len(paragraphs) > 2 and len(words(whole)) >= MIN_WORDS:
         candidates = tuple(dict.fromkeys(rank(whole[:MAX_CHARS])[:PARAGRAPH_CANDIDATES] + list(ALWAYS_CANDIDATES)))
-    labels = [identify(p[:PARAGRAPH_CHARS], candidates) for p in paragraphs]
+    labels = _paragraph_languages([p[:PARAGRAPH_CHARS] for p in paragraphs], candidates)
     tokens: Counter = Counter()
     for label, n in zip(labels, token_counts):
         if label != UNDETERMINED:
@@ -531,3 +562,17 @@ def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None) 
     ranked = sorted(tokens.items(), key=lambda item: (-item[1], item[0]))
     mixed = len(ranked) > 1 and ranked[1][1] >= MIXED_MIN_TOKENS and ranked[1][1] / total >= MIXED_SHARE
     return DocumentLanguage(ranked[0][0], labels, mixed, {lang: round(n / total, 3) for lang, n in ranked})
+
+
+def _paragraph_languages(samples: list[str], candidates: tuple[str, ...] | None) -> list[str]:
+    """``identify`` of each paragraph's sample, their character-model distances computed in one matrix."""
+    labels = [UNDETERMINED] * len(samples)
+    judged = [i for i, sample in enumerate(samples) if len(words(sample)) >= MIN_WORDS]
+    if not judged:
+        return labels
+    tokens = [textcat_tokens(samples[i]) for i in judged]
+    languages = _compared(candidates)
+    distances = char_distances_of_many([char_ranks(t) for t in tokens], languages)
+    for i, paragraph_tokens, distance in zip(judged, tokens, distances):
+        labels[i] = _corrected(samples[i], _ranking(paragraph_tokens, languages, distance))
+    return labels
