@@ -123,6 +123,41 @@ def test_tokens_equal_nb_tokenizer_and_offsets_point_at_them(paragraph):
         assert paragraph[start:start + len(word)] == word
 
 
+
+def test_the_tokens_pattern_is_nb_tokenizers_gathered_by_first_letter():
+    """The pattern tokens.tokenize runs is nb-tokenizer's with its abbreviations gathered under their
+    first letter: every abbreviation it knows, alone, in a sentence, glued to neighbours or cut short,
+    comes out as nb-tokenizer tokenizes it."""
+    import re
+
+    abbreviations = [a for a in tokens._alternatives(nb_tokenizer.regex.pattern) if tokens._FIRST_LETTERS.fullmatch(a)]
+    assert len(abbreviations) > 200
+    assert "|".join(tokens._alternatives(nb_tokenizer.regex.pattern)) == nb_tokenizer.regex.pattern
+    examples = set()
+    for alternative in abbreviations:
+        # strings the alternative matches: classes by their first member, optional parts in and left out
+        text = re.sub(r"\[(.)[^]]*\]", r"\1", alternative.replace("\\s*", " "))
+        for variant in (re.sub(r"\\?(.)\?", "", text), text.replace("?", "")):
+            variant = re.sub(r"\\(.)", r"\1", variant)
+            examples.update({variant, variant[:-1], variant.upper(), variant.capitalize()})
+    assert {"adm.", "Hr.", "Hr", "AD.", "A.D."} <= examples
+    for example in sorted(examples):
+        for paragraph in (example, f"Det var {example} Hansen sa.", f"({example})", f"{example}{example}", f"x{example}"):
+            assert tokens.tokenize(paragraph)[0] == nb_tokenizer.tokenize(paragraph), paragraph
+    assert tokens.by_first_letter("ab|[Aa]c|d|(?<=x)e|f") == "a(?:b|c)|A(?:c)|d(?:)|(?<=x)e|f"
+
+
+def test_tokens_of_real_news_are_nb_tokenizers(samples):
+    """Every paragraph of the fundus ground truth (news in a dozen languages) tokenizes as with
+    nb-tokenizer."""
+    import json
+
+    lines = (samples / "news_fundus" / "ground_truth_flat.jsonl").read_text(encoding="utf-8").splitlines()
+    paragraphs = [p for line in lines for p in json.loads(line)["body_paragraphs"]]
+    assert len(paragraphs) > 500
+    for paragraph in paragraphs:
+        assert tokens.tokenize(paragraph)[0] == nb_tokenizer.tokenize(paragraph), paragraph
+
 def test_norwegian_special_tokens():
     paragraph = "Den 17. mai kom 10 000 mennesker for å se P. A. Munch sitt maleri."
     words, starts = tokens.tokenize(paragraph)
