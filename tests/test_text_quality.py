@@ -198,6 +198,40 @@ def test_cleaning_rules_count_what_they_drop():
     assert dropped == {"title": 1, "credit": 1, "boilerplate": 1, "repeated": 2, "links": 1}
 
 
+STORY = ["Kommunestyret vedtok torsdag å legge ned to av de fire skolene i bygda fra neste høst.",
+         "Vedtaket kom etter et langt møte der foreldre fylte salen og flere talere ba om utsettelse.",
+         "– Vi har ikke råd til å drive fire skoler med så få elever, sa ordføreren etter møtet.",
+         "Foreldreaksjonen vil nå be fylkesmannen vurdere om saken er godt nok utredet."]
+
+
+@pytest.mark.parametrize("heading", ["3 kommentarer", "Kommentarer (12)", "Skriv en kommentar", "Legg igjen en kommentar",
+                                     "Kommentarfeltet er stengt", "2 comments", "Comments are now closed for this story",
+                                     "Reader views (5)", "| Post Your Comments |", "Submit Your Comments About This Article:",
+                                     "Have your say on this story", "Comments (0)"])
+def test_a_comment_section_ends_the_text(heading):
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*STORY, heading, "Helt enig, dette er en skandale!", "Kari, Lillestrøm",
+                                     "Skolen har vært dårlig drevet i mange år, så jeg forstår vedtaket godt."],
+                                    title=None, anchors=set(), dropped=dropped)
+    assert kept == STORY
+    assert dropped == {"comments": 4}
+
+
+@pytest.mark.parametrize("paragraphs", [
+    ["Kommentarer", *STORY],                       # before the story's first fifty words: a kicker, not comments
+    [*STORY[:2], "2 comments", *STORY[2:]],        # ... the same: 31 words come before it
+    [*STORY, "Kommentar", "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a bare singular
+    [*STORY, "HAVE YOUR SAY", "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a box beside the story
+    [*STORY, "Saken fikk 3 kommentarer på Facebook før den ble slettet av redaksjonen i går kveld.",
+     "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a sentence, not a heading
+])
+def test_what_is_no_comment_section_stays(paragraphs):
+    dropped = Counter()
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
+    assert "comments" not in dropped
+    assert len(kept) >= len(paragraphs) - 1      # at most the lone heading goes, as boilerplate
+
+
 def test_headings_a_table_of_contents_links_to_are_content():
     # A link to "#section" (a table of contents, a heading's own anchor) made the heading read as link
     # text, and the links rule dropped it; a link to another page still marks its text as link text.

@@ -25,7 +25,9 @@ stored as the document's; two dates without such a label are a span of time, whi
 (photo credits), ``boilerplate`` (short interface phrases: newsletter, sharing, log-in prompts, and
 subscription, cookie or advertising prompts, which name their subject early in a sentence: a news
 sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
-``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
+``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
+fifty words, and everything after it: readers' comments, which pages of the 2000s set below the story
+unmarked), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
 carries besides the one it names, removed before extraction: see ``articles``). When trafilatura
 finds no text, the page's own content blocks that are not template (see ``template``) are the
 fallback text.
@@ -185,6 +187,27 @@ MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three word
 _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
+# The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
+# (5)", "Post a comment", "Skriv en kommentar", "Kommentarer (3)"): readers' comments follow it, not the article. Pages of
+# the 2000s set them below the story with no mark trafilatura knows. A bare singular "Comment" or
+# "Kommentar" is not one (a kicker over an opinion piece), nor a bare "Have your say" (a box beside the
+# story that invites comments elsewhere).
+_COMMENTS_HEADING = re.compile(r"""^\W*(?:
+      \d+\s+(?:comments?|responses?|replies|kommentarer|kommentarar|kommentar)\b
+    | comments\s*(?:\(\d+\))?\s*:?\W*$
+    | (?:readers?'?|user|your|latest|recent)\s+(?:comments|views|reactions)\b
+    | have\s+your\s+say\s+(?:on|about)\b
+    | comments?\s*\(\d+\)\W*$
+    | comments?\s+(?:are\s+)?(?:now\s+)?closed
+    | (?:leave|post|add|write|submit)\s+(?:a|your)\s+(?:new\s+)?(?:comment|reply|response)s?\b
+    | (?:skriv|legg\s+(?:igjen|inn)|lämna|efterlad)\s+(?:en\s+|ein\s+)?kommentar\b
+    | kommentar(?:er|ar|ene|ane)\s*(?:\(\d+\))?\s*:?\W*$
+    | kommentar\s*\(\d+\)\W*$
+    | kommentar(?:feltet|ane|ene)?\s+er\s+(?:stengt|stengd|lukket|lukka)
+    | discuss\s+this\s+(?:story|article)
+)""", re.IGNORECASE | re.VERBOSE)
+COMMENTS_HEADING_WORDS = 8   # a heading that long at most ...
+COMMENTS_AFTER_WORDS = 50    # ... after at least this many words of text
 
 
 def _key(text: str) -> str:
@@ -276,10 +299,25 @@ def _is_boilerplate(paragraph: str) -> bool:
     return any(_BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
 
 
+def _comments_heading(paragraphs: list[str]) -> int | None:
+    """Where a comment section begins: its heading's index, if the article's text comes before it."""
+    words = 0
+    for index, paragraph in enumerate(paragraphs):
+        n_words = len(paragraph.split())
+        if words >= COMMENTS_AFTER_WORDS and n_words <= COMMENTS_HEADING_WORDS and _COMMENTS_HEADING.match(paragraph):
+            return index
+        words += n_words
+    return None
+
+
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
                      dropped: Counter) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
+    comments_at = _comments_heading(paragraphs)
+    if comments_at is not None:
+        dropped["comments"] += len(paragraphs) - comments_at
+        paragraphs = paragraphs[:comments_at]
     counts = Counter(_key(p) for p in paragraphs)
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
