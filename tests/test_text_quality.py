@@ -232,6 +232,27 @@ def test_what_is_no_comment_section_stays(paragraphs):
     assert len(kept) >= len(paragraphs) - 1      # at most the lone heading goes, as boilerplate
 
 
+@pytest.mark.parametrize("heading", ["Top stories", "Related Posts:", "MORE NEWS", "You may also like:", "Mest lest",
+                                     "Siste nytt"])
+def test_a_list_of_other_stories_after_the_text_ends_it(heading):
+    dropped = Counter()
+    teasers = ["Ny rekord for strømprisen i Sør-Norge", "Fylkesmannen vil slå sammen tre kommuner i nord"]
+    kept = extract.clean_paragraphs([*STORY, heading, *teasers], title=None, anchors=set(), dropped=dropped)
+    assert kept == STORY and dropped == {"related": 3}
+
+
+def test_a_box_of_other_stories_inside_the_story_does_not_end_it():
+    dropped = Counter()
+    rest = ["Rådmannen mener nedleggelsen vil spare kommunen for om lag tolv millioner kroner i året.",
+            "Elevene ved de to skolene skal fra høsten busses til sentrumsskolen, som får et nytt tilbygg.",
+            "Flere foreldre sier til avisen at de vurderer å flytte fra bygda dersom vedtaket blir stående.",
+            "Fylkesmannen har tidligere opphevet et lignende vedtak i en nabokommune etter klage fra foreldrene.",
+            "Saken skal opp til ny behandling i kommunestyret i desember, etter at klagefristen er ute."]
+    paragraphs = [*STORY, "Mest lest", "Ny rekord for strømprisen i Sør-Norge", *rest]
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
+    assert kept == paragraphs and not dropped  # more text follows the box than came before it
+
+
 def test_headings_a_table_of_contents_links_to_are_content():
     # A link to "#section" (a table of contents, a heading's own anchor) made the heading read as link
     # text, and the links rule dropped it; a link to another page still marks its text as link text.

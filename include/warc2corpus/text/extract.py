@@ -27,7 +27,8 @@ subscription, cookie or advertising prompts, which name their subject early in a
 sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
 fifty words, and everything after it: readers' comments, which pages of the 2000s set below the story
-unmarked), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
+unmarked), ``related`` (the same for a heading over other stories, "Top stories", "Mest lest", when less
+text follows it than came before), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
 carries besides the one it names, removed before extraction: see ``articles``). When trafilatura
 finds no text, the page's own content blocks that are not template (see ``template``) are the
 fallback text.
@@ -206,8 +207,20 @@ _COMMENTS_HEADING = re.compile(r"""^\W*(?:
     | kommentar(?:feltet|ane|ene)?\s+er\s+(?:stengt|stengd|lukket|lukka)
     | discuss\s+this\s+(?:story|article)
 )""", re.IGNORECASE | re.VERBOSE)
-COMMENTS_HEADING_WORDS = 8   # a heading that long at most ...
-COMMENTS_AFTER_WORDS = 50    # ... after at least this many words of text
+# The heading of a list of other stories ("Top stories", "Related Posts:", "You may also like", "Mest
+# lest"): teasers follow it. Such a box may also stand inside a story, so it ends the text only when less
+# text comes after it than before.
+_RELATED_HEADING = re.compile(r"""^\W*(?:
+      top\s+stories|more\s+(?:stories|news)|partner\s+news|editor'?s\s+picks|trending(?:\s+now)?
+    | related(?:\s+(?:stories|articles|news|content|coverage|links|posts))?
+    | most\s+(?:read|popular|viewed|shared|emailed)|popular\s+(?:stories|articles|now)
+    | latest\s+(?:news|stories|headlines)|recommended(?:\s+(?:for\s+you|stories|articles))?
+    | you\s+(?:may|might)\s+also\s+like|(?:what\s+to\s+)?read\s+next
+    | mest\s+(?:lest|lese|läst|læste|delt)|siste\s+nytt|flere\s+saker|andre\s+saker|relaterte\s+saker
+    | senaste\s+nytt|seneste\s+nyt|weitere\s+artikel\w*|meistgelesen
+)\W*$""", re.IGNORECASE | re.VERBOSE)
+END_HEADING_WORDS = 8   # a heading that ends the text is this long at most ...
+END_AFTER_WORDS = 50    # ... and comes after at least this many words of text
 
 
 def _key(text: str) -> str:
@@ -299,14 +312,19 @@ def _is_boilerplate(paragraph: str) -> bool:
     return any(_BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
 
 
-def _comments_heading(paragraphs: list[str]) -> int | None:
-    """Where a comment section begins: its heading's index, if the article's text comes before it."""
-    words = 0
+def _end_of_text(paragraphs: list[str]) -> tuple[int, str] | None:
+    """Where the article's text ends, and why: the index of the first heading of a comment section
+    (``comments``) or of a list of other stories (``related``) that comes after the text's first
+    END_AFTER_WORDS words (see _COMMENTS_HEADING and _RELATED_HEADING)."""
+    words = [len(paragraph.split()) for paragraph in paragraphs]
+    before = 0
     for index, paragraph in enumerate(paragraphs):
-        n_words = len(paragraph.split())
-        if words >= COMMENTS_AFTER_WORDS and n_words <= COMMENTS_HEADING_WORDS and _COMMENTS_HEADING.match(paragraph):
-            return index
-        words += n_words
+        if before >= END_AFTER_WORDS and words[index] <= END_HEADING_WORDS:
+            if _COMMENTS_HEADING.match(paragraph):
+                return index, "comments"
+            if _RELATED_HEADING.match(paragraph) and sum(words[index + 1:]) < before:
+                return index, "related"
+        before += words[index]
     return None
 
 
@@ -314,10 +332,10 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
                      dropped: Counter) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
-    comments_at = _comments_heading(paragraphs)
-    if comments_at is not None:
-        dropped["comments"] += len(paragraphs) - comments_at
-        paragraphs = paragraphs[:comments_at]
+    end = _end_of_text(paragraphs)
+    if end is not None:
+        dropped[end[1]] += len(paragraphs) - end[0]
+        paragraphs = paragraphs[:end[0]]
     counts = Counter(_key(p) for p in paragraphs)
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
