@@ -233,6 +233,7 @@ def test_what_is_no_comment_section_stays(paragraphs):
 
 
 @pytest.mark.parametrize("heading", ["Top stories", "Related Posts:", "MORE NEWS", "You may also like:", "Mest lest",
+                                     "Most Read Stories", "B.C. Headlines", "In This Section",
                                      "Siste nytt"])
 def test_a_list_of_other_stories_after_the_text_ends_it(heading):
     dropped = Counter()

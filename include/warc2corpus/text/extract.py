@@ -213,7 +213,8 @@ _COMMENTS_HEADING = re.compile(r"""^\W*(?:
 _RELATED_HEADING = re.compile(r"""^\W*(?:
       top\s+stories|more\s+(?:stories|news)|partner\s+news|editor'?s\s+picks|trending(?:\s+now)?
     | related(?:\s+(?:stories|articles|news|content|coverage|links|posts))?
-    | most\s+(?:read|popular|viewed|shared|emailed)|popular\s+(?:stories|articles|now)
+    | most\s+(?:read|popular|viewed|shared|emailed)(?:\s+(?:stories|articles|news))?|popular\s+(?:stories|articles|now)
+    | (?:\S+\s+){0,2}headlines|in\s+this\s+section
     | latest\s+(?:news|stories|headlines)|recommended(?:\s+(?:for\s+you|stories|articles))?
     | you\s+(?:may|might)\s+also\s+like|(?:what\s+to\s+)?read\s+next
     | mest\s+(?:lest|lese|läst|læste|delt)|siste\s+nytt|flere\s+saker|andre\s+saker|relaterte\s+saker
