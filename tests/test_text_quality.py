@@ -202,6 +202,11 @@ STORY = ["Kommunestyret vedtok torsdag å legge ned to av de fire skolene i bygd
          "Vedtaket kom etter et langt møte der foreldre fylte salen og flere talere ba om utsettelse.",
          "– Vi har ikke råd til å drive fire skoler med så få elever, sa ordføreren etter møtet.",
          "Foreldreaksjonen vil nå be fylkesmannen vurdere om saken er godt nok utredet."]
+MORE = ["Rådmannen mener nedleggelsen vil spare kommunen for om lag tolv millioner kroner i året.",
+        "Elevene ved de to skolene skal fra høsten busses til sentrumsskolen, som får et nytt tilbygg.",
+        "Flere foreldre sier til avisen at de vurderer å flytte fra bygda dersom vedtaket blir stående.",
+        "Fylkesmannen har tidligere opphevet et lignende vedtak i en nabokommune etter klage fra foreldrene.",
+        "Saken skal opp til ny behandling i kommunestyret i desember, etter at klagefristen er ute."]
 
 
 @pytest.mark.parametrize("heading", ["3 kommentarer", "Kommentarer (12)", "Skriv en kommentar", "Legg igjen en kommentar",
@@ -222,6 +227,11 @@ def test_a_comment_section_ends_the_text(heading):
     [*STORY[:2], "2 comments", *STORY[2:]],        # ... the same: 31 words come before it
     [*STORY, "Kommentar", "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a bare singular
     [*STORY, "HAVE YOUR SAY", "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a box beside the story
+    ["Helt enig, dette er en skandale! Skolen har vært dårlig drevet i mange år, så jeg forstår vedtaket godt, men "
+     "foreldrene burde vært hørt langt tidligere i prosessen, mener jeg, og det samme mener de fleste vi har snakket "
+     "med i bygda de siste ukene.", "Kari, Lillestrøm",
+     "Enig med Kari. Kommunen har visst om dette i årevis uten å gjøre noe som helst med det.", "Post a comment",
+     *STORY, *MORE],  # the comments first, the story after them
     [*STORY, "Saken fikk 3 kommentarer på Facebook før den ble slettet av redaksjonen i går kveld.",
      "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a sentence, not a heading
 ])
@@ -244,12 +254,7 @@ def test_a_list_of_other_stories_after_the_text_ends_it(heading):
 
 def test_a_box_of_other_stories_inside_the_story_does_not_end_it():
     dropped = Counter()
-    rest = ["Rådmannen mener nedleggelsen vil spare kommunen for om lag tolv millioner kroner i året.",
-            "Elevene ved de to skolene skal fra høsten busses til sentrumsskolen, som får et nytt tilbygg.",
-            "Flere foreldre sier til avisen at de vurderer å flytte fra bygda dersom vedtaket blir stående.",
-            "Fylkesmannen har tidligere opphevet et lignende vedtak i en nabokommune etter klage fra foreldrene.",
-            "Saken skal opp til ny behandling i kommunestyret i desember, etter at klagefristen er ute."]
-    paragraphs = [*STORY, "Mest lest", "Ny rekord for strømprisen i Sør-Norge", *rest]
+    paragraphs = [*STORY, "Mest lest", "Ny rekord for strømprisen i Sør-Norge", *MORE]
     kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
     assert kept == paragraphs and not dropped  # more text follows the box than came before it
 

@@ -26,9 +26,9 @@ stored as the document's; two dates without such a label are a span of time, whi
 subscription, cookie or advertising prompts, which name their subject early in a sentence: a news
 sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
-fifty words, and everything after it: readers' comments, which pages of the 2000s set below the story
-unmarked), ``related`` (the same for a heading over other stories, "Top stories", "Mest lest", when less
-text follows it than came before), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
+fifty words and with less text after it than before, and everything after it: readers' comments, which
+pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
+stories, "Top stories", "Mest lest"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
 carries besides the one it names, removed before extraction: see ``articles``). When trafilatura
 finds no text, the page's own content blocks that are not template (see ``template``) are the
 fallback text.
@@ -208,8 +208,7 @@ _COMMENTS_HEADING = re.compile(r"""^\W*(?:
     | discuss\s+this\s+(?:story|article)
 )""", re.IGNORECASE | re.VERBOSE)
 # The heading of a list of other stories ("Top stories", "Related Posts:", "You may also like", "Mest
-# lest"): teasers follow it. Such a box may also stand inside a story, so it ends the text only when less
-# text comes after it than before.
+# lest"): teasers follow it.
 _RELATED_HEADING = re.compile(r"""^\W*(?:
       top\s+stories|more\s+(?:stories|news)|partner\s+news|editor'?s\s+picks|trending(?:\s+now)?
     | related(?:\s+(?:stories|articles|news|content|coverage|links|posts))?
@@ -316,14 +315,17 @@ def _is_boilerplate(paragraph: str) -> bool:
 def _end_of_text(paragraphs: list[str]) -> tuple[int, str] | None:
     """Where the article's text ends, and why: the index of the first heading of a comment section
     (``comments``) or of a list of other stories (``related``) that comes after the text's first
-    END_AFTER_WORDS words (see _COMMENTS_HEADING and _RELATED_HEADING)."""
+    END_AFTER_WORDS words, with less text after it than before (see _COMMENTS_HEADING and
+    _RELATED_HEADING). Cutting never drops more than it keeps: a page may give its comments first
+    and the story after them, or set a box of other stories inside the story."""
     words = [len(paragraph.split()) for paragraph in paragraphs]
-    before = 0
+    before, after = 0, sum(words)
     for index, paragraph in enumerate(paragraphs):
-        if before >= END_AFTER_WORDS and words[index] <= END_HEADING_WORDS:
+        after -= words[index]
+        if END_AFTER_WORDS <= before and after < before and words[index] <= END_HEADING_WORDS:
             if _COMMENTS_HEADING.match(paragraph):
                 return index, "comments"
-            if _RELATED_HEADING.match(paragraph) and sum(words[index + 1:]) < before:
+            if _RELATED_HEADING.match(paragraph):
                 return index, "related"
         before += words[index]
     return None
