@@ -28,10 +28,10 @@ sentence about a subscription's price stays), ``template`` (text the site's page
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
 fifty words and with less text after it than before, and everything after it: readers' comments, which
 pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
-stories, "Top stories", "Mest lest"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
-carries besides the one it names, removed before extraction: see ``articles``). When trafilatura
-finds no text, the page's own content blocks that are not template (see ``template``) are the
-fallback text.
+stories, "Top stories", "Mest lest"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the
+text blocks of articles the page carries besides the one it names, removed before extraction: see
+``articles``). When trafilatura finds no text, the page's own content blocks that are not template
+(see ``template``) are the fallback text.
 """
 
 from __future__ import annotations
@@ -189,21 +189,19 @@ _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
 # The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
-# (5)", "Post a comment", "Skriv en kommentar", "Kommentarer (3)"): readers' comments follow it, not the article. Pages of
-# the 2000s set them below the story with no mark trafilatura knows. A bare singular "Comment" or
+# (5)", "Post a comment", "Skriv en kommentar", "Kommentarer (3)"): readers' comments follow it, not the
+# article. Pages of the 2000s set them below the story with no mark trafilatura knows. A bare singular "Comment" or
 # "Kommentar" is not one (a kicker over an opinion piece), nor a bare "Have your say" (a box beside the
 # story that invites comments elsewhere).
 _COMMENTS_HEADING = re.compile(r"""^\W*(?:
       \d+\s+(?:comments?|responses?|replies|kommentarer|kommentarar|kommentar)\b
-    | comments\s*(?:\(\d+\))?\s*:?\W*$
+    | comments\s*:?\W*$|comments?\s*\(\d+\)\W*$
     | (?:readers?'?|user|your|latest|recent)\s+(?:comments|views|reactions)\b
     | have\s+your\s+say\s+(?:on|about)\b
-    | comments?\s*\(\d+\)\W*$
     | comments?\s+(?:are\s+)?(?:now\s+)?closed
     | (?:leave|post|add|write|submit)\s+(?:a|your)\s+(?:new\s+)?(?:comment|reply|response)s?\b
     | (?:skriv|legg\s+(?:igjen|inn)|lämna|efterlad)\s+(?:en\s+|ein\s+)?kommentar\b
-    | kommentar(?:er|ar|ene|ane)\s*(?:\(\d+\))?\s*:?\W*$
-    | kommentar\s*\(\d+\)\W*$
+    | kommentar(?:er|ar|ene|ane)\s*:?\W*$|kommentar(?:er|ar|ene|ane)?\s*\(\d+\)\W*$
     | kommentar(?:feltet|ane|ene)?\s+er\s+(?:stengt|stengd|lukket|lukka)
     | discuss\s+this\s+(?:story|article)
 )""", re.IGNORECASE | re.VERBOSE)
@@ -214,7 +212,7 @@ _RELATED_HEADING = re.compile(r"""^\W*(?:
     | related(?:\s+(?:stories|articles|news|content|coverage|links|posts))?
     | most\s+(?:read|popular|viewed|shared|emailed)(?:\s+(?:stories|articles|news))?|popular\s+(?:stories|articles|now)
     | (?:\S+\s+){0,2}headlines|in\s+this\s+section
-    | latest\s+(?:news|stories|headlines)|recommended(?:\s+(?:for\s+you|stories|articles))?
+    | latest\s+(?:news|stories)|recommended(?:\s+(?:for\s+you|stories|articles))?
     | you\s+(?:may|might)\s+also\s+like|(?:what\s+to\s+)?read\s+next
     | mest\s+(?:lest|lese|läst|læste|delt)|siste\s+nytt|flere\s+saker|andre\s+saker|relaterte\s+saker
     | senaste\s+nytt|seneste\s+nyt|weitere\s+artikel\w*|meistgelesen
