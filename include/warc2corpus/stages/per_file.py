@@ -10,6 +10,7 @@ from contextlib import ExitStack
 from datetime import datetime, timezone
 from typing import Callable, Iterator
 
+import msgspec
 import psycopg
 
 from warc2corpus.reading.limits import Limits
@@ -128,8 +129,23 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
     }
 
 
+class _Host(msgspec.Struct):
+    """What the filter reads of a staged document."""
+    host: str
+
+
+class _Identity(msgspec.Struct):
+    """What deduplication reads of a staged document (``dedup.capture_order`` and the text's size)."""
+    doc_id: int
+    n_tokens: int
+    harvest_time: str | None
+    warc_file: str
+    record_offset: int
+
+
 def filter(manifest: FileManifest, allow_list: AllowList, *, staging: Staging | None = None) -> FileManifest:
-    """Keep documents of allow-listed hosts; the others are rejected with the host's status."""
+    """Keep documents of allow-listed hosts; the others are rejected with the host's status. Only a
+    document's host is decoded; a kept one is handed on as it was staged."""
     if manifest["status"] != FileStatus.EXTRACTED:
         return manifest
     staging = staging or Staging()
@@ -137,14 +153,15 @@ def filter(manifest: FileManifest, allow_list: AllowList, *, staging: Staging | 
     warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
     kept_key = warc_key(staging, job, run, warc_file, "filtered.jsonl.gz")
     rejected_key = warc_key(staging, job, run, warc_file, "filter_rejections.jsonl.gz")
+    host_of, whole = msgspec.json.Decoder(type=_Host).decode, msgspec.json.Decoder().decode
     with staging.writer(kept_key) as kept, staging.writer(rejected_key) as out:
         rejected = RejectionWriter(out)
-        for doc in staging.read_jsonl(manifest["staged"]["documents"]):
-            status = statuses.get(doc["host"], HostStatus.UNASSESSED)
+        for line in staging.read_lines(manifest["staged"]["documents"]):
+            status = statuses.get(host_of(line).host, HostStatus.UNASSESSED)
             if status == HostStatus.ACCEPTED:
-                kept.write(doc)
+                kept.write_line(line)
             else:
-                rejected.reject(doc, Stage.FILTER, f"host_{status}")
+                rejected.reject(whole(line), Stage.FILTER, f"host_{status}")
     n_kept = kept.count
     reasons = dict(rejected.by_reason)
     log.info("%s: %d documents of allow-listed hosts kept, filtered out %s", warc_file, n_kept, reasons)
@@ -158,27 +175,35 @@ def filter(manifest: FileManifest, allow_list: AllowList, *, staging: Staging | 
 
 def deduplicate(manifest: FileManifest, *, staging: Staging | None = None) -> FileManifest:
     """Drop empty texts; keep the earliest capture per document within the file (the load step
-    settles earliest-wins against the corpus). Two passes over the staged file: memory holds
-    one small tuple per document, not the documents."""
+    settles earliest-wins against the corpus). Two passes over the staged file, decoding only each
+    document's identity and capture order (the earliest captures are handed on as staged): memory
+    holds one small tuple per document, not the documents."""
     if manifest["status"] != FileStatus.EXTRACTED:
         return manifest
     staging = staging or Staging()
     source = manifest["staged"]["documents"]
-    earliest = dedup.earliest_captures(staging.read_jsonl(source))
+    identity_of, whole = msgspec.json.Decoder(type=_Identity).decode, msgspec.json.Decoder().decode
+
+    def identities() -> Iterator[tuple[bytes, dict]]:
+        for line in staging.read_lines(source):
+            yield line, msgspec.structs.asdict(identity_of(line))
+
+    earliest = dedup.earliest_captures(identity for _, identity in identities())
     warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
     keys = {name: warc_key(staging, job, run, warc_file, f"{name}.jsonl.gz")
             for name in ("unique", "later_captures", "dedup_rejections")}
     with staging.writer(keys["unique"]) as unique, staging.writer(keys["later_captures"]) as later, \
             staging.writer(keys["dedup_rejections"]) as out:
         empty = RejectionWriter(out)
-        for doc in staging.read_jsonl(source):
-            kind = dedup.capture_kind(doc, earliest)
+        for line, identity in identities():
+            kind = dedup.capture_kind(identity, earliest)
             if kind == "earliest":
-                unique.write(doc)
+                unique.write_line(line)
             elif kind == "later":
+                doc = whole(line)
                 later.write({k: doc.get(k) for k in Capture.keys()})
             else:
-                empty.reject(doc, Stage.DEDUPLICATE, "empty_text")
+                empty.reject(whole(line), Stage.DEDUPLICATE, "empty_text")
     n_empty = empty.by_reason["empty_text"]
     log.info("%s: %d distinct documents, %d later captures of them, %d empty texts dropped",
              warc_file, unique.count, later.count, n_empty)

@@ -117,6 +117,11 @@ class RowWriter:
         self.stream.write(self._encoder.encode(row) + b"\n")
         self.count += 1
 
+    def write_line(self, line: bytes) -> None:
+        """A row as another writer wrote it (a line :meth:`Staging.read_lines` gave), unchanged."""
+        self.stream.write(line if line.endswith(b"\n") else line + b"\n")
+        self.count += 1
+
 
 class Staging:
     def __init__(self, base: str | os.PathLike | Any | None = None):
@@ -169,9 +174,15 @@ class Staging:
 
     def read_jsonl(self, key: str) -> Iterator[dict]:
         decode = msgspec.json.Decoder().decode
+        for line in self.read_lines(key):
+            yield decode(line)
+
+    def read_lines(self, key: str) -> Iterator[bytes]:
+        """The rows as their JSON lines, undecoded: a stage that reads a few fields of each row
+        (``msgspec.json.Decoder(type=...)`` skips the others) and hands the row on as it came
+        (:meth:`RowWriter.write_line`) never decodes or encodes the rest."""
         with self.path(key).open("rb") as raw, gzip.open(raw, "rb") as lines:
-            for line in lines:
-                yield decode(line)
+            yield from lines
 
     def write_json(self, key: str, value) -> None:
         self.write_jsonl(key, [value])

@@ -1,0 +1,47 @@
+"""The filter and deduplicate stages hand staged documents on as they came (never decoded and encoded
+again), and still read what they decide by: the host, a document's identity and capture order."""
+
+from __future__ import annotations
+
+import gzip
+
+from warc2corpus.records import Capture, FileStatus
+from warc2corpus.stages import per_file
+from warc2corpus.store.staging import Staging
+
+
+def _doc(doc_id: int, host: str, offset: int, harvest_time: str, n_tokens: int = 3) -> dict:
+    return {"doc_id": doc_id, "host": host, "warc_file": "a.warc.gz", "record_offset": offset,
+            "record_length": 100, "record_id": f"<urn:uuid:{offset}>", "url": f"https://{host}/{doc_id}",
+            "harvest_time": harvest_time, "record_url": f"https://{host}/{doc_id}", "payload_digest": None,
+            "digest_ok": None, "n_tokens": n_tokens, "title": "Æ, ø og å — «sitat»",
+            "paragraphs": [["Kommunen sparer penger.", ["Kommunen", "sparer", "penger", "."], [0, 9, 16, 22], "nob"]]}
+
+
+def _lines(staging: Staging, key: str) -> list[bytes]:
+    return gzip.decompress(staging.path(key).read_bytes()).splitlines(keepends=True)
+
+
+def test_filter_and_deduplicate_hand_documents_on_unchanged(tmp_path):
+    staging = Staging(tmp_path)
+    docs = [_doc(1, "avisa.no", 10, "2024-01-02T00:00:00Z"), _doc(2, "annen.no", 20, "2024-01-02T00:00:00Z"),
+            _doc(1, "avisa.no", 30, "2024-01-01T00:00:00Z"),    # an earlier capture of document 1
+            _doc(3, "avisa.no", 40, "2024-01-03T00:00:00Z", n_tokens=0)]  # no text
+    staging.write_jsonl("job/run/a/extracted.jsonl.gz", docs)
+    staged = _lines(staging, "job/run/a/extracted.jsonl.gz")
+    staging.write_json("job/run/allow.json.gz", {"avisa.no": "accepted", "annen.no": "rejected"})
+    manifest = {"status": FileStatus.EXTRACTED, "warc_file": "a.warc.gz", "crawl_job": "job", "run_id": "run",
+                "staged": {"documents": "job/run/a/extracted.jsonl.gz", "rejections": []}, "counts": {}}
+
+    filtered = per_file.filter(manifest, {"allow_list": "job/run/allow.json.gz"}, staging=staging)
+    assert _lines(staging, filtered["staged"]["documents"]) == [staged[0], staged[2], staged[3]]
+    assert filtered["counts"]["filtered"] == {"host_rejected": 1}
+    [rejected] = staging.read_jsonl(filtered["staged"]["rejections"][0])
+    assert (rejected["host"], rejected["record_offset"], rejected["reason"]) == ("annen.no", 20, "host_rejected")
+
+    deduplicated = per_file.deduplicate(filtered, staging=staging)
+    assert _lines(staging, deduplicated["staged"]["documents"]) == [staged[2]]   # the earliest capture, as staged
+    [later] = staging.read_jsonl(deduplicated["staged"]["later_captures"])
+    assert later == {k: docs[0][k] for k in Capture.keys()}
+    [empty] = staging.read_jsonl(deduplicated["staged"]["rejections"][-1])
+    assert (empty["record_offset"], empty["reason"]) == (40, "empty_text")
