@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 from pathlib import Path
@@ -162,6 +163,37 @@ def test_other_page_sets_are_measured_without_pins(tmp_path, capsys):
         cli.main(["eval", "--samples", str(tmp_path)])
     assert failed.value.code == 1
     assert "body.scrapinghub.f1: no longer measured" in capsys.readouterr().out
+
+
+def test_page_changes_count_pages_better_and_worse_and_name_the_worse():
+    report = evaluation.Report()
+    report.details = {"body.l3s_gn1.pages": {"a": 0.95, "b": 0.80, "c": 0.5, "d": 0.9},
+                      "body.fundus.pages": {"x": 1.0}, "confusion.x": {}}
+    earlier = {"details": {"body.l3s_gn1.pages": {"a": 0.90, "b": 0.85, "c": 0.5005, "e": 0.1}}}
+    assert evaluation.page_changes(report, earlier) == [
+        "l3s_gn1: F1 0.7502 -> 0.7500 on 3 pages: 1 better, 1 worse (2 pages in one run only)",
+        "    worse: b 0.8500 -> 0.8000"]
+
+
+def test_eval_against_an_earlier_run_shows_each_page_that_moved(tmp_path, capsys):
+    folder = tmp_path / "extraction_scrapinghub_aeb"
+    (folder / "html").mkdir(parents=True)
+    story = ["Kommunestyret vedtok torsdag å legge ned to av de fire skolene i bygda fra neste høst.",
+             "Vedtaket kom etter et langt møte der foreldre fylte salen og flere talere ba om utsettelse.",
+             "Foreldreaksjonen vil nå be fylkesmannen vurdere om saken er godt nok utredet."]
+    html = "<html><body><article><h1>Skoler legges ned</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</article></body></html>"
+    (folder / "html" / "p1.html.gz").write_bytes(gzip.compress(html.encode()))
+    (folder / "ground-truth.json").write_text(json.dumps({"p1": {"articleBody": "\n".join(story), "url": "https://a.no/1"}}))
+    earlier = tmp_path / "earlier.txt"
+    earlier.write_text("a printed report\n" + json.dumps({"figures": {}, "details": {
+        "body.scrapinghub.pages": {"p1": 0.5}}}) + "\n")
+    cli.main(["eval", "--samples", str(tmp_path), "--no-pins", "--against", str(earlier)])
+    out = capsys.readouterr().out
+    assert "scrapinghub: F1 0.5000 -> 1.0000 on 1 pages: 1 better, 0 worse" in out
+    earlier.write_text("no JSON here\n")
+    with pytest.raises(SystemExit) as wrong:
+        cli.main(["eval", "--samples", str(tmp_path), "--no-pins", "--against", str(earlier)])
+    assert "holds no JSON line" in str(wrong.value)
 
 
 def test_gather_wider_splits_fundus_pages_as_the_shared_flat_file(tmp_path):

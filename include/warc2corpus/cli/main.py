@@ -336,6 +336,10 @@ def cmd_eval(args) -> None:
         print(f"warc2corpus eval: samples not found at {samples} (set WARC2CORPUS_SAMPLES); nothing measured")
         return
     baseline = Path(args.baseline) if args.baseline else settings.eval_baseline_file()
+    try:  # read before the measuring, so that a wrong file fails at once
+        earlier = evaluation.earlier_report(Path(args.against)) if args.against else None
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"warc2corpus eval: --against: {exc}") from None
     report = evaluation.run(samples, heldout=Path(args.heldout) if args.heldout else None,
                             progress=lambda message: print(f"... {message}", file=sys.stderr))
     if args.update_baseline:
@@ -343,6 +347,9 @@ def cmd_eval(args) -> None:
         print(f"baseline written: {baseline}")
     pins = evaluation.load_baseline(baseline) if baseline.exists() and not args.no_pins else {}
     print(evaluation.format_report(report, pins))
+    if args.against:
+        print(f"\npage by page against {args.against}:")
+        print("\n".join(evaluation.page_changes(report, earlier)) or "  no main-text set measured in both")
     if args.json:
         print(json.dumps({"figures": report.values(), "details": report.details}, ensure_ascii=False))
     if args.no_pins:
@@ -432,6 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--no-pins", action="store_true",
                           help="print the figures only, no gate (for other page sets, e.g. eval/gather_wider.py's)")
     evaluate.add_argument("--json", action="store_true", help="also print the figures and details as JSON")
+    evaluate.add_argument("--against", metavar="FILE",
+                          help="the saved output of an earlier run with --json: each main-text set's pages "
+                               "better and worse since")
     evaluate.set_defaults(handler=cmd_eval)
 
     natural = commands.add_parser("naturalness", help="the naturalness models trained from the corpus "

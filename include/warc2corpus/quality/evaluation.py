@@ -524,6 +524,37 @@ def compare(report: Report, pins: dict[str, float]) -> list[str]:
     return failures
 
 
+PAGE_CHANGE = 0.001  # a page's F1 moved by more than this is better or worse
+
+
+def earlier_report(path: Path) -> dict:
+    """The figures and details of an earlier ``warc2corpus eval --json`` run: its output's last line that
+    is a JSON object (the output may hold the printed report before it)."""
+    for line in reversed(path.read_text(encoding="utf-8").splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    raise ValueError(f"{path} holds no JSON line: save the output of `warc2corpus eval --json`")
+
+
+def page_changes(report: Report, earlier: dict) -> list[str]:
+    """Per main-text set both runs measured: the mean F1 then and now, how many pages are better and
+    worse (by more than PAGE_CHANGE), and each worse page: what an "n better, none worse" rests on."""
+    lines = []
+    for key, now in report.details.items():
+        then = earlier.get("details", {}).get(key)
+        if not (key.startswith("body.") and key.endswith(".pages")) or then is None:
+            continue
+        common = sorted(set(now) & set(then))
+        better = [name for name in common if now[name] > then[name] + PAGE_CHANGE]
+        worse = [name for name in common if now[name] < then[name] - PAGE_CHANGE]
+        label = key.removeprefix("body.").removesuffix(".pages")
+        lines.append(f"{label}: F1 {mean(then[n] for n in common):.4f} -> {mean(now[n] for n in common):.4f} "
+                     f"on {len(common)} pages: {len(better)} better, {len(worse)} worse"
+                     + (f" ({len(set(now) ^ set(then))} pages in one run only)" if set(now) != set(then) else ""))
+        lines.extend(f"    worse: {name} {then[name]:.4f} -> {now[name]:.4f}" for name in worse)
+    return lines
+
+
 def write_baseline(report: Report, path: Path | None = None) -> None:
     pins = {f.name: round(f.ours, 4) for f in report.figures if not f.name.startswith(UNPINNED)}
     # Rounding must never make the pin stricter than the measured figure.
