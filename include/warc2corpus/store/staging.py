@@ -105,8 +105,8 @@ class RunDirectory:
 
 
 class RowWriter:
-    """Rows as JSON lines (msgspec: a staged document is encoded once and decoded by each stage after
-    its extraction, about ten times faster than with the standard library's json)."""
+    """Rows as JSON lines (msgspec, about ten times faster than the standard library's json): a staged
+    document is encoded once, and the stages after its extraction decode what they need of it."""
 
     def __init__(self, stream):
         self.stream = stream
