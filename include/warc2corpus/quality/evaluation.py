@@ -544,13 +544,13 @@ def page_changes(report: Report, earlier: dict) -> list[str]:
         then = earlier.get("details", {}).get(key)
         if not (key.startswith("body.") and key.endswith(".pages")) or then is None:
             continue
-        common = sorted(set(now) & set(then))
+        common, only_one = sorted(set(now) & set(then)), set(now) ^ set(then)
         better = [name for name in common if now[name] > then[name] + PAGE_CHANGE]
         worse = [name for name in common if now[name] < then[name] - PAGE_CHANGE]
         label = key.removeprefix("body.").removesuffix(".pages")
         lines.append(f"{label}: F1 {mean(then[n] for n in common):.4f} -> {mean(now[n] for n in common):.4f} "
                      f"on {len(common)} pages: {len(better)} better, {len(worse)} worse"
-                     + (f" ({len(set(now) ^ set(then))} pages in one run only)" if set(now) != set(then) else ""))
+                     + (f" ({len(only_one)} pages in one run only)" if only_one else ""))
         lines.extend(f"    worse: {name} {then[name]:.4f} -> {now[name]:.4f}" for name in worse)
     return lines
 
