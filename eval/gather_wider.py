@@ -25,6 +25,8 @@ measures them:
                                                                               --l3s: below)
     langid/ndt_news/sentences.tsv  lang, file, text                           (NorNE's copy of the Norwegian
                                                                               Dependency Treebank, with --norne: below)
+    extraction_big9/             ground-truth.json + html/<id>.html.gz        (Utomo & Leu's Big9 and Chaos sets,
+    extraction_chaos/                                                         research use only, with --utomo: below)
 
 trafilatura's evaluation pages (``tests/eval`` and ``tests/cache``, about 990 pages of news, blogs, shops and
 forums in many languages) come with snippets its author wrote for each page: text the main text must hold
@@ -53,6 +55,18 @@ training file, which the UD set leaves out. About 12,000 sentences of each stand
 the treebank file's name (an article's sentences stay together). The annotations are CC0; the texts are
 the newspapers', for research.
 
+With ``--utomo`` (a clone of MSVCode/ir-research-data) also Utomo and Leu's web content extraction
+sets, each page with a main text a person wrote out (its headline, then its paragraphs): Big9, ten
+pages a year of nine English news sites (Ars Technica, BBC, CNN, Forbes, Fox News, LA Times, New York
+Magazine, New York Post, Yahoo News) in 2005, 2009, 2013 and 2017, the older ones Wayback Machine
+captures; and Chaos, 360 pages of about 240 sites that Google found for 36 news queries in 2017. Big9 is
+split by site (nine sites, alternately by the hash of their names: a site's pages stay in one half, so
+that rules read off one half's sites are judged on other sites), Chaos by the hash of each page's name.
+The headline is left out of the ground truth (its first line, when it reads as one: 25 words at most,
+no full stop at its end), as the benchmark's ``articleBody`` leaves it out. Their makers kept only ASCII
+characters (typographic quotes and dashes are gone: "soon—or" is "soonor"), so the eval scores these
+two sets on the ASCII characters of either text.
+
 Each half gets a ``SOURCES.json`` naming the repositories, their commits and licences. The pages are
 third-party data: they are never copied into the project (OUT defaults to ``var/eval-wider``).
 
@@ -65,9 +79,10 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
     git clone https://github.com/adbar/trafilatura trafilatura
     git clone https://github.com/geodrome/page-signal l3s
     git clone https://github.com/ltgoslo/norne norne
+    git clone https://github.com/MSVCode/ir-research-data utomo
     .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua \
         --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella \
-        --trafilatura trafilatura --l3s l3s --norne norne
+        --trafilatura trafilatura --l3s l3s --norne norne --utomo utomo
 """
 
 from __future__ import annotations
@@ -80,6 +95,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,6 +107,7 @@ SOURCES = {
     "lingua": ("https://github.com/pemistahl/lingua-py", "Apache-2.0"),
     "l3s": ("https://github.com/geodrome/page-signal", "L3S-GN1: research use only (L3S Research Center)"),
     "norne": ("https://github.com/ltgoslo/norne", "CC0 (annotations); the newspapers' texts, for research"),
+    "utomo": ("https://github.com/MSVCode/ir-research-data", "research use only (Utomo & Leu)"),
 }
 # The Norwegian Dependency Treebank's newspaper documents in NorNE's ndt/<lang>/ (file name prefixes).
 NDT_NEWS = {"nob": ("ap", "bt", "db", "kk", "sp-bm", "vg"), "nno": ("dot", "firda-nn", "kk-nn", "vtb-nn")}
@@ -100,6 +117,11 @@ L3S_FULL_TEXT = "2"
 L3S_TITLE_OPENS = re.compile(rb"<title[\s>]", re.IGNORECASE)
 L3S_TITLE_CLOSES = re.compile(rb"</title[\s/>]", re.IGNORECASE)  # as an HTML parser reads an end tag
 LINGUA_LANGUAGES = ("nb", "nn", "da", "sv")
+# Utomo & Leu's sets: folder in their repository -> ours; Big9's nine sites, each page's the one it names most.
+UTOMO_SETS = {"big9": ("big5-05", "big5-09", "big5-13", "big5-17"), "chaos": ("chaos-all",)}
+UTOMO_SITE = re.compile(rb"\b(arstechnica|bbc|cnn|forbes|foxnews|latimes|nymag|nypost|yahoo)\.(?:com|co\.uk)",
+                        re.IGNORECASE)
+HEADLINE_WORDS = 25
 # Universal Dependencies treebanks: file prefix -> language (the codes ``evaluation.ud_sentences`` reads)
 # and the treebank's name.
 UD_TREEBANKS = {"no_bokmaal": ("nb", "UD_Norwegian-Bokmaal"), "no_nynorsk": ("nn", "UD_Norwegian-Nynorsk"),
@@ -454,6 +476,60 @@ def gather_l3s(repo: Repo, out: Path, counts: dict) -> None:
         counts[f"l3s_{split}"] = len(rows)
 
 
+def utomo_body(gold: bytes) -> str:
+    """A page's main text as Utomo and Leu's gold file gives it, without the headline on its first line
+    (when it reads as one: at most HEADLINE_WORDS words, no full stop at its end). A few files are in
+    Windows-1252, the rest UTF-8."""
+    try:
+        text = gold.decode("utf-8")
+    except UnicodeDecodeError:
+        text = gold.decode("cp1252", errors="replace")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if lines and len(lines[0].split()) <= HEADLINE_WORDS and not lines[0].endswith("."):
+        lines = lines[1:]
+    return "\n".join(lines)
+
+
+def utomo_site(page: bytes) -> str:
+    """Which of Big9's nine sites a page is: the one it names most."""
+    named = Counter(name.lower().decode() for name in UTOMO_SITE.findall(page))
+    if not named:
+        raise SystemExit("gather_wider: a Big9 page names none of the nine sites")
+    return named.most_common(1)[0][0]
+
+
+def gather_utomo(repo: Repo, out: Path, counts: dict) -> None:
+    """Utomo and Leu's Big9 and Chaos pages with their gold text, in the article-extraction benchmark's
+    layout (Big9 split by site, Chaos by page: module docstring)."""
+    for label, folders in UTOMO_SETS.items():
+        pages = []  # (page id, html, body, site)
+        for folder in folders:
+            for path in repo.files(f"Extraction/{folder}/html"):
+                stem = Path(path).stem
+                gold = f"Extraction/{folder}/gold/{stem}.txt"
+                body = utomo_body(repo.read(gold))
+                if not body:
+                    counts[f"{label}_without_text"] = counts.get(f"{label}_without_text", 0) + 1
+                    continue
+                html = repo.read(path)
+                pages.append((f"{folder}/{stem}", html, body, utomo_site(html) if label == "big9" else None))
+        sites = sorted({site for *_, site in pages if site}, key=lambda site: hashlib.sha1(site.encode()).digest())
+        half_of_site = {site: SPLITS[i % 2] for i, site in enumerate(sites)}
+        halves: dict[str, dict] = {split: {} for split in SPLITS}
+        for page_id, html, body, site in pages:
+            split = half_of_site[site] if site else split_of(label, page_id)
+            target = out / split / f"extraction_{label}" / "html" / f"{page_id.replace('/', '_')}.html.gz"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(gzip.compress(html, mtime=0))
+            halves[split][page_id.replace("/", "_")] = {"articleBody": body, "url": None, **({"site": site} if site else {})}
+        for split, rows in halves.items():
+            write_text(out / split / f"extraction_{label}" / "ground-truth.json",
+                       json.dumps(rows, ensure_ascii=False, indent=1))
+            counts[f"{label}_{split}"] = len(rows)
+        if sites:
+            counts[f"{label}_sites"] = {split: sorted(s for s in sites if half_of_site[s] == split) for split in SPLITS}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--aeb", type=Path, required=True, help="a clone of scrapinghub/article-extraction-benchmark")
@@ -469,6 +545,9 @@ def main() -> None:
     parser.add_argument("--norne", type=Path,
                         help="a clone of ltgoslo/norne, for the Norwegian Dependency Treebank's news sentences "
                              "(optional)")
+    parser.add_argument("--utomo", type=Path,
+                        help="a clone of MSVCode/ir-research-data, for Utomo and Leu's Big9 and Chaos news pages "
+                             "(optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
@@ -480,7 +559,7 @@ def main() -> None:
     leave_out = shared_names(args.samples)
     if args.out.exists():
         shutil.rmtree(args.out)
-    counts: dict[str, int] = {}
+    counts: dict = {}
     gather_aeb(repos["aeb"], args.out, leave_out["aeb"], counts)
     gather_fundus(repos["fundus"], args.out, leave_out["fundus"], counts)
     gather_htmldate(repos["htmldate"], args.out, leave_out["htmldate"], counts)
@@ -495,6 +574,9 @@ def main() -> None:
     if args.norne:
         repos["norne"] = Repo(args.norne)
         gather_norne(repos["norne"], args.out, counts)
+    if args.utomo:
+        repos["utomo"] = Repo(args.utomo)
+        gather_utomo(repos["utomo"], args.out, counts)
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
     sources.update({name: {"url": f"https://github.com/UniversalDependencies/{name}", "licence": "CC BY-SA 4.0",

@@ -417,3 +417,61 @@ def test_l3s_news_pages_are_gathered_with_their_full_text_and_scored(tmp_path, c
     cli.main(["eval", "--samples", str(tmp_path / "out" / split), "--no-pins", "--json"])
     figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
     assert figures["body.l3s_gn1.precision"] == 1.0 and figures["body.l3s_gn1.recall"] == round(25 / 34, 4)
+
+
+def test_utomo_pages_are_split_by_site_and_scored_on_their_ascii(tmp_path, capsys):
+    """eval/gather_wider.py --utomo: Big9's pages go to a half by their site (each page's site is the one
+    of the nine it names most), Chaos' by their own name; the headline on the gold's first line is left
+    out (not a first line that reads as a sentence), a gold file in Windows-1252 is read; ``warc2corpus
+    eval`` scores these sets on the ASCII characters of both texts, as their gold was written."""
+    import gzip
+
+    gather_wider = _gather_wider()
+
+    story = ("The council passed the budget for next year after a long debate in the chamber on Tuesday. "
+             "The mayor said the vote was a fair one.")
+    page = ("<html><head><title>Budget passes</title></head><body><div>Home News Sport</div>"
+            f"<article><h1>Budget passes</h1><p>{story.replace('fair one', 'fair one—for once')}</p></article>"
+            "<div>{site}.com</div></body></html>")
+    repo = tmp_path / "ir-research-data"
+    sites = {"big5-05": ["cnn", "bbc", "cnn"], "big5-17": ["yahoo"]}
+    for folder, named in sites.items():
+        for i, site in enumerate(named):
+            (repo / "Extraction" / folder / "html").mkdir(parents=True, exist_ok=True)
+            (repo / "Extraction" / folder / "gold").mkdir(parents=True, exist_ok=True)
+            (repo / "Extraction" / folder / "html" / f"p ({i}).htm").write_text(page.replace("{site}", site))
+            (repo / "Extraction" / folder / "gold" / f"p ({i}).txt").write_text(
+                f"Budget passes\n\n{story.replace('fair one', 'fair onefor once')}\n")
+    (repo / "Extraction" / "chaos-all" / "html").mkdir(parents=True)
+    (repo / "Extraction" / "chaos-all" / "gold").mkdir(parents=True)
+    (repo / "Extraction" / "chaos-all" / "html" / "q (1).htm").write_text(page.replace("{site}", "example"))
+    (repo / "Extraction" / "chaos-all" / "gold" / "q (1).txt").write_bytes(
+        f"{story} Caf\u2019s.\n".encode("cp1252"))
+    _commit_all(repo)
+
+    counts: dict = {}
+    gather_wider.gather_utomo(gather_wider.Repo(repo), tmp_path / "out", counts)
+    halves = counts["big9_sites"]
+    assert sorted(halves["dev"] + halves["heldout"]) == ["bbc", "cnn", "yahoo"]
+    for split in gather_wider.SPLITS:
+        truth = json.loads((tmp_path / "out" / split / "extraction_big9" / "ground-truth.json").read_text())
+        assert {row["site"] for row in truth.values()} <= set(halves[split])
+        assert len(truth) == sum(named.count(site) for named in sites.values() for site in halves[split])
+    chaos_split = gather_wider.split_of("chaos", "chaos-all/q (1)")
+    chaos = json.loads((tmp_path / "out" / chaos_split / "extraction_chaos" / "ground-truth.json").read_text())
+    # A first line that reads as a sentence stays: it is no headline. Windows-1252 is read as such.
+    assert chaos["chaos-all_q (1)"]["articleBody"] == f"{story} Caf\u2019s."
+    big9_split = "dev" if "cnn" in halves["dev"] else "heldout"
+    folder = tmp_path / "out" / big9_split / "extraction_big9"
+    truth = json.loads((folder / "ground-truth.json").read_text())
+    assert truth["big5-05_p (0)"]["articleBody"] == story.replace("fair one", "fair onefor once")
+    assert gzip.decompress((folder / "html" / "big5-05_p (0).html.gz").read_bytes()).decode() == page.replace(
+        "{site}", "cnn")
+
+    # Scored on ASCII: "one—for" in the page is the gold's "onefor". Without that, it would miss a token.
+    cli.main(["eval", "--samples", str(tmp_path / "out" / big9_split), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert figures["body.big9.recall"] == 1.0 and figures["body.big9.precision"] == 1.0
+    assert evaluation.ASCII_TRUTH == {"big9", "chaos"}
+    text, gold = "a fair one—for once", "a fair onefor once"
+    assert evaluation.token_prf(text, gold)[2] < 1.0

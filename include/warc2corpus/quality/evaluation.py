@@ -10,7 +10,9 @@ body text     per page precision / recall / F1 over whitespace-token multisets o
               the snippets its author wrote per page, as its own evaluation counts them (a "with"
               snippet found is a true positive, missed a false negative; a "without" snippet found a
               false positive), precision, recall and F1 over all snippets; not pinned. Where they hold
-              L3S-GN1's news pages (``extraction_l3s_gn1``), the same token measures as on the benchmark's.
+              L3S-GN1's news pages (``extraction_l3s_gn1``) or Utomo and Leu's (``extraction_big9``,
+              ``extraction_chaos``: scored on the ASCII characters alone, as their truth was written), the
+              same token measures as on the benchmark's.
 dates         exact-day accuracy on ``dates_htmldate_eval`` and ``news_fundus``.
 language      accuracy on ``langid/lingua`` word pairs (forced choice) and on the ``langid/udhr``
               declarations; errors among Bokmål, Nynorsk and Danish on 10-20-token segments of the
@@ -108,9 +110,14 @@ def _html(path: Path) -> str:
 
 
 # Sets of pages with their article text as ground truth (``ground-truth.json``: id -> articleBody, url;
-# ``html/<id>.html.gz``), by label: the article-extraction benchmark's, and L3S-GN1's news pages, which
-# ``eval/gather_wider.py`` writes in the same layout.
-ARTICLE_SETS = (("scrapinghub", "extraction_scrapinghub_aeb"), ("l3s_gn1", "extraction_l3s_gn1"))
+# ``html/<id>.html.gz``), by label: the article-extraction benchmark's, and L3S-GN1's and Utomo and Leu's
+# news pages (Big9, Chaos), which ``eval/gather_wider.py`` writes in the same layout.
+ARTICLE_SETS = (("scrapinghub", "extraction_scrapinghub_aeb"), ("l3s_gn1", "extraction_l3s_gn1"),
+                ("big9", "extraction_big9"), ("chaos", "extraction_chaos"))
+# Sets whose ground truth kept only ASCII characters ("soon—or" written "soonor"): every text is scored
+# on its ASCII characters alone.
+ASCII_TRUTH = frozenset({"big9", "chaos"})
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 def article_pages(samples: Path, folder_name: str = "extraction_scrapinghub_aeb") -> list[Page]:
@@ -322,8 +329,11 @@ class Report:
 
 
 def _body(report: Report, label: str, pages: list[Page], results: list[Result], alone: list[Result]) -> None:
-    ours_prf = [token_prf(r.text, p.body) for p, r in zip(pages, results)]
-    alone_prf = [token_prf(r.text, p.body) for p, r in zip(pages, alone)]
+    def scored(text: str) -> str:
+        return _NOT_ASCII.sub("", text) if label in ASCII_TRUTH else text
+
+    ours_prf = [token_prf(scored(r.text), scored(p.body)) for p, r in zip(pages, results)]
+    alone_prf = [token_prf(scored(r.text), scored(p.body)) for p, r in zip(pages, alone)]
     for i, measure in enumerate(("precision", "recall", "f1")):
         report.add(f"body.{label}.{measure}", mean(s[i] for s in ours_prf), mean(s[i] for s in alone_prf))
     report.details[f"body.{label}.pages"] = {p.name: round(s[2], 4) for p, s in zip(pages, ours_prf)}
