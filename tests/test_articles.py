@@ -59,3 +59,21 @@ def test_nothing_is_removed_when_the_page_names_no_article_or_two():
     for tree in (unnamed, twice, single, nested):
         assert articles.keep_named_article(tree) == articles.Removed(0, 0)
     assert len(list(nested.iter("h1"))) == 2
+
+
+def test_a_teaser_that_gives_the_pages_headline_is_not_taken_for_the_article():
+    """ESPN's news feed beside the story holds a teaser under the page's own og:title; the story has a
+    headline of its own. Removing all but the teaser emptied the page: nothing is removed."""
+    feed = ("<article class='news-feed-item'><h1>Draymond: Feel bad for Oakland, Raiders fans</h1>"
+            "<p>Warriors forward speaks out.</p></article>")
+    story = _article("Draymond Green: Raiders type of franchise you don't just move",
+                     "HOUSTON -- The Oakland Raiders don't deserve fan support for the seasons remaining, "
+                     "Draymond Green declared Tuesday after the win over the Houston Rockets.")
+    tree = extract.parse(_page("<meta property='og:title' content='Draymond: Feel bad for Oakland, Raiders fans'>",
+                               feed, story))
+    assert articles.keep_named_article(tree) == articles.Removed(0, 0)
+    assert len(list(tree.iter("h1"))) == 2
+    # A named article no shorter than a quarter of the next one is the article: the next one goes.
+    tree = extract.parse(_page("<meta property='og:title' content='Ferja står i Sogn'>",
+                               _article("Ferja står i Sogn"), _article("Neste sak", "Ord. " * 30)))
+    assert articles.keep_named_article(tree).articles == 1

@@ -7,7 +7,11 @@ JSON-LD ``NewsArticle`` and its ``headline``, ``og:title``, ``<title>``. When a 
 more article containers (``<article>``, ``role="article"`` or an ``itemtype`` of schema.org's
 Article family, not inside one another) that each have their own ``<h1>``, the one whose headline
 the page names is kept and the others are removed from the tree before extraction. When no
-container is named, or more than one is (the same article marked up twice), nothing is removed.
+container is named, or more than one is (the same article marked up twice), nothing is removed;
+nor when the named one is a teaser: a list of stories beside the article may hold one that gives
+the page's own headline over a line of text (ESPN's news feed), while the article, with a headline
+of its own, holds the text (the named container must hold at least TEASER_SHARE of the text of
+the longest other one).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 SAME_HEADLINE = 0.6  # share of the headline's words a container's <h1> must hold to be the named one
+TEASER_SHARE = 0.25  # a named container with less text than this share of another's is a teaser
 _WORD = re.compile(r"\w+")
 _CONTAINERS = ("//article | //*[@role='article'] | "
                "//*[contains(@itemtype, 'schema.org/') and contains(@itemtype, 'Article')]")
@@ -77,6 +82,8 @@ def keep_named_article(tree) -> Removed:
     if len(named) != 1:
         return Removed(0, 0)
     others = [c for c in top if c is not named[0]]
+    if len(named[0].text_content()) < TEASER_SHARE * max(len(c.text_content()) for c in others):
+        return Removed(0, 0)
     paragraphs = sum(1 for c in others for element in c.iter(*_BLOCKS) if (element.text_content() or "").strip())
     for container in others:
         container.drop_tree()
