@@ -259,6 +259,41 @@ def test_a_box_of_other_stories_inside_the_story_does_not_end_it():
     assert kept == paragraphs and not dropped  # more text follows the box than came before it
 
 
+TEASERS = ["Ny rekord for strømprisen i Sør-Norge Strømprisen i Sør-Norge satte ny rekord natt til fredag, og "
+           "ekspertene venter at den holder seg høy hele vinteren. Det viser tall fra Nord Pool.",
+           "Fylkesmannen vil slå sammen tre kommuner i nord Forslaget kommer etter at to av kommunene sa nei til "
+           "sammenslåing i en folkeavstemning for to år siden, og det vekker sterke reaksjoner.",
+           "Ferja til Bygdøy innstilt resten av uka Rederiet sier feilen på motoren er større enn først antatt, "
+           "og at reservebåten ikke kan settes inn før tidligst neste mandag morgen.",
+           "Skiskytterne klare for sesongstart på Sjusjøen Landslaget har trent i høyden i tre uker og er klare for "
+           "de første rennene, sier landslagssjefen til avisen etter den siste økta."]
+TEASER_LINKS = {extract._key(t) for t in ("Ny rekord for strømprisen i Sør-Norge",
+                                          "Fylkesmannen vil slå sammen tre kommuner i nord",
+                                          "Ferja til Bygdøy innstilt resten av uka",
+                                          "Skiskytterne klare for sesongstart på Sjusjøen")}
+
+
+def test_a_list_of_teasers_longer_than_the_story_ends_it():
+    """A list of other stories may hold more text than the story ("Recommended for You" over twenty
+    teasers on a 2013 news page): when most of its items open with a link's text (a headline), it goes."""
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*STORY, "Recommended for You", *TEASERS], title=None, anchors=TEASER_LINKS,
+                                    dropped=dropped)
+    assert kept == STORY and dropped == {"related": 5}
+
+
+@pytest.mark.parametrize("anchors, after", [
+    (set(), TEASERS),                 # no item opens with a link on the page: no list of teasers
+    (TEASER_LINKS, TEASERS[:2]),      # two items: too few to tell
+    (TEASER_LINKS, [*TEASERS[:2], *MORE]),  # the story goes on after a box of two
+])
+def test_what_is_no_list_of_teasers_stays(anchors, after):
+    dropped = Counter()
+    paragraphs = [*STORY, "Recommended for You", *after]
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=anchors, dropped=dropped)
+    assert "related" not in dropped and len(kept) >= len(paragraphs) - 1
+
+
 def test_headings_a_table_of_contents_links_to_are_content():
     # A link to "#section" (a table of contents, a heading's own anchor) made the heading read as link
     # text, and the links rule dropped it; a link to another page still marks its text as link text.

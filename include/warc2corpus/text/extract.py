@@ -310,30 +310,50 @@ def _is_boilerplate(paragraph: str) -> bool:
     return any(_BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
 
 
-def _end_of_text(paragraphs: list[str]) -> tuple[int, str] | None:
+def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tuple[int, str] | None:
     """Where the article's text ends, and why: the index of the first heading of a comment section
     (``comments``) or of a list of other stories (``related``) that comes after the text's first
     END_AFTER_WORDS words, with less text after it than before (see _COMMENTS_HEADING and
     _RELATED_HEADING). Cutting never drops more than it keeps: a page may give its comments first
-    and the story after them, or set a box of other stories inside the story."""
+    and the story after them, or set a box of other stories inside the story. A list of other
+    stories may be longer than the story, though, when every item is a teaser (:func:`_teasers`):
+    then it goes whatever its length."""
     words = [len(paragraph.split()) for paragraph in paragraphs]
     before, after = 0, sum(words)
     for index, paragraph in enumerate(paragraphs):
         after -= words[index]
-        if END_AFTER_WORDS <= before and after < before and words[index] <= END_HEADING_WORDS:
-            if _COMMENTS_HEADING.match(paragraph):
+        if END_AFTER_WORDS <= before and words[index] <= END_HEADING_WORDS:
+            if after < before and _COMMENTS_HEADING.match(paragraph):
                 return index, "comments"
-            if _RELATED_HEADING.match(paragraph):
+            if _RELATED_HEADING.match(paragraph) and (after < before or _teasers(paragraphs[index + 1:], anchors)):
                 return index, "related"
         before += words[index]
     return None
+
+
+TEASERS_MIN = 3        # a list of teasers has this many items at least ...
+TEASERS_SHARE = 0.75   # ... and this share of them opens with a link of TEASER_LINK_WORDS words or more
+TEASER_LINK_WORDS = 3  # (a headline's link holds at most TEASER_LINK_MAX words: longer openings are not read)
+TEASER_LINK_MAX = 40
+
+
+def _teasers(paragraphs: list[str], anchors: set[str]) -> bool:
+    """Are these paragraphs a list of teasers: most of them open with the text of a link on the page
+    (another story's headline, then its first lines)? The rest of a story does not."""
+    if len(paragraphs) < TEASERS_MIN:
+        return False
+    opening = 0
+    for paragraph in paragraphs:
+        key = _key(paragraph).split(" ")[:TEASER_LINK_MAX]
+        opening += any(" ".join(key[:n]) in anchors for n in range(TEASER_LINK_WORDS, len(key) + 1))
+    return opening >= TEASERS_SHARE * len(paragraphs)
 
 
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
                      dropped: Counter) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
-    end = _end_of_text(paragraphs)
+    end = _end_of_text(paragraphs, anchors)
     if end is not None:
         dropped[end[1]] += len(paragraphs) - end[0]
         paragraphs = paragraphs[:end[0]]
