@@ -278,8 +278,9 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     Danish and Bokmål is Bokmål unless the character models find it BOKMAL_OVER_DANISH more Danish.
     A lead of one function word between Bokmål and Nynorsk yields to the other standard when the
     dictionaries accept DICTIONARY_LEAD words more of it. A language the word models make far likelier
-    (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over, unless the
-    dictionaries accept DICTIONARY_VETO words more of the choice."""
+    (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over when the choice leads
+    it by THIN_LEAD function words at most, unless the dictionaries accept DICTIONARY_VETO words more
+    of the choice."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
     tokens = [t.lower() for t in found]
     spelled = _first_word_lowered(found, text)
@@ -335,7 +336,8 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     content = [token for token, word in zip(tokens, found) if word.islower()]
     overruling = {lang: _log_likelihood(content, lang) for lang in competing}
     favourite = max(overruling, key=overruling.__getitem__)
-    if overruling[favourite] - overruling[choice] >= LIKELIHOOD_OVERRULE:
+    if overruling[favourite] - overruling[choice] >= LIKELIHOOD_OVERRULE \
+            and coverage[choice] - coverage[favourite] <= THIN_LEAD:
         accepted = dictionary_coverage(spelled, [choice, favourite])
         if accepted[choice] - accepted[favourite] < DICTIONARY_VETO:
             return favourite
@@ -366,6 +368,8 @@ _QUOTATION_MARKS = frozenset("«»\"“”„'‘’‹›")
 LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model must prefer a language e^2 ~ 7 times
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 DICTIONARY_VETO = 2          # ... unless the dictionaries accept this many more words of the choice
+THIN_LEAD = 1               # ... when the function words lead the other by this many at most: two more
+                            # (Danish "af" twice) are no thin lead, whatever the word lists say
 DICTIONARY_LEAD = 2          # words more the dictionaries accept that outweigh a lead of one function word
 BOKMAL_OVER_DANISH = 0.03  # a Danish/Bokmål tie is Danish only when its character distance is 3 % shorter
 NORWEGIAN = {"nob": "nno", "nno": "nob"}  # the two standards, each to the other
