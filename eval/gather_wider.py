@@ -27,6 +27,8 @@ measures them:
                                                                               Dependency Treebank, with --norne: below)
     extraction_big9/             ground-truth.json + html/<id>.html.gz        (Utomo & Leu's Big9 and Chaos sets,
     extraction_chaos/                                                         research use only, with --utomo: below)
+    langid/nordicdsl/            nb.txt, nn.txt, da.txt, sv.txt               (NordicDSL's Wikipedia test sentences,
+                                                                              CC BY-SA 3.0, with --nordicdsl: below)
 
 trafilatura's evaluation pages (``tests/eval`` and ``tests/cache``, about 990 pages of news, blogs, shops and
 forums in many languages) come with snippets its author wrote for each page: text the main text must hold
@@ -67,6 +69,12 @@ no full stop at its end), as the benchmark's ``articleBody`` leaves it out. Thei
 characters (typographic quotes and dashes are gone: "soon—or" is "soonor"), so the eval scores these
 two sets on the ASCII characters of either text.
 
+With ``--nordicdsl`` (a clone of renhaa/NordicDSL) also the Wikipedia test sentences of Haas and
+Derczynski's "Discriminating Between Similar Nordic Languages" (2021): Bokmål, Nynorsk, Danish and
+Swedish, each labelled by the Wikipedia it comes from, in lower case and without punctuation or digits
+(harder than news for function words and names alike), split by a hash of the file and the sentence.
+The file is in the repository's history only (NORDICDSL_COMMIT).
+
 Each half gets a ``SOURCES.json`` naming the repositories, their commits and licences. The pages are
 third-party data: they are never copied into the project (OUT defaults to ``var/eval-wider``).
 
@@ -80,9 +88,10 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
     git clone https://github.com/geodrome/page-signal l3s
     git clone https://github.com/ltgoslo/norne norne
     git clone https://github.com/MSVCode/ir-research-data utomo
+    git clone https://github.com/renhaa/NordicDSL nordicdsl
     .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua \
         --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella \
-        --trafilatura trafilatura --l3s l3s --norne norne --utomo utomo
+        --trafilatura trafilatura --l3s l3s --norne norne --utomo utomo --nordicdsl nordicdsl
 """
 
 from __future__ import annotations
@@ -108,7 +117,10 @@ SOURCES = {
     "l3s": ("https://github.com/geodrome/page-signal", "L3S-GN1: research use only (L3S Research Center)"),
     "norne": ("https://github.com/ltgoslo/norne", "CC0 (annotations); the newspapers' texts, for research"),
     "utomo": ("https://github.com/MSVCode/ir-research-data", "research use only (Utomo & Leu)"),
+    "nordicdsl": ("https://github.com/renhaa/NordicDSL", "CC BY-SA 3.0 (Wikipedia)"),
 }
+NORDICDSL_COMMIT = "5eb92ec3477b5b259528ef3229af02d4fa1d649d"  # the last commit that holds the test split
+NORDICDSL_CODES = {"nb": "nb", "nn": "nn", "dk": "da", "sv": "sv"}  # its labels -> ours (Faroese, Icelandic left out)
 # The Norwegian Dependency Treebank's newspaper documents in NorNE's ndt/<lang>/ (file name prefixes).
 NDT_NEWS = {"nob": ("ap", "bt", "db", "kk", "sp-bm", "vg"), "nno": ("dot", "firda-nn", "kk-nn", "vtb-nn")}
 L3S_FOLDER = "L3S-GN1-20100130203947-00001"
@@ -297,6 +309,24 @@ def gather_lingua(repo: Repo, out: Path, counts: dict) -> None:
         for split, lines in halves.items():
             write_text(out / split / "langid" / "lingua" / "sentences" / f"{code}.txt", "\n".join(lines) + "\n")
             counts[f"lingua_{code}_{split}"] = len(lines)
+
+
+def gather_nordicdsl(repo: Repo, out: Path, counts: dict, commit: str = NORDICDSL_COMMIT) -> None:
+    """NordicDSL's Wikipedia test sentences of the four standards (at ``commit``), a file per language
+    in each half."""
+    import csv
+    import io
+
+    table = repo.git("show", f"{commit}:data/wikipedia/test.csv").decode("utf-8")
+    halves: dict[tuple[str, str], list[str]] = {(split, code): [] for split in SPLITS
+                                                for code in NORDICDSL_CODES.values()}
+    for row in csv.DictReader(io.StringIO(table)):
+        code, sentence = NORDICDSL_CODES.get(row["language"]), " ".join(row["sentence"].split())
+        if code and sentence:
+            halves[half_of(f"nordicdsl:{code}.txt:{sentence}"), code].append(sentence)
+    for (split, code), lines in halves.items():
+        write_text(out / split / "langid" / "nordicdsl" / f"{code}.txt", "\n".join(lines) + "\n")
+        counts[f"nordicdsl_{code}_{split}"] = len(lines)
 
 
 def conllu_sentences(text: str) -> list[tuple[str, str]]:
@@ -548,6 +578,8 @@ def main() -> None:
     parser.add_argument("--utomo", type=Path,
                         help="a clone of MSVCode/ir-research-data, for Utomo and Leu's Big9 and Chaos news pages "
                              "(optional)")
+    parser.add_argument("--nordicdsl", type=Path,
+                        help="a clone of renhaa/NordicDSL, for its Wikipedia test sentences (optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
@@ -577,8 +609,13 @@ def main() -> None:
     if args.utomo:
         repos["utomo"] = Repo(args.utomo)
         gather_utomo(repos["utomo"], args.out, counts)
+    if args.nordicdsl:
+        repos["nordicdsl"] = Repo(args.nordicdsl)
+        gather_nordicdsl(repos["nordicdsl"], args.out, counts)
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
+    if "nordicdsl" in sources:
+        sources["nordicdsl"]["commit"] = NORDICDSL_COMMIT
     sources.update({name: {"url": f"https://github.com/UniversalDependencies/{name}", "licence": "CC BY-SA 4.0",
                            "commit": repo.commit} for name, repo in treebanks.items()})
     for split in SPLITS:

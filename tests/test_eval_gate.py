@@ -475,3 +475,39 @@ def test_utomo_pages_are_split_by_site_and_scored_on_their_ascii(tmp_path, capsy
     assert evaluation.ASCII_TRUTH == {"big9", "chaos"}
     text, gold = "a fair one—for once", "a fair onefor once"
     assert evaluation.token_prf(text, gold)[2] < 1.0
+
+
+def test_nordicdsl_sentences_are_split_and_measured_unpinned(tmp_path, capsys):
+    """eval/gather_wider.py --nordicdsl: the Wikipedia test sentences of Bokmål, Nynorsk, Danish ("dk")
+    and Swedish go to a file per language in the half their hash names (Faroese and Icelandic are left
+    out); ``warc2corpus eval`` measures them as a sentence set, never pinned."""
+    gather_wider = _gather_wider()
+    sentences = {"dk": ["de fleste af dem bor ved grænsen og der bor mindre grupper i de andre provinser nu"],
+                 "nb": ["han har ikke vært hjemme på mange år og vet ikke hva som skjer i bygda nå"],
+                 "nn": ["ho har ikkje vore heime på mange år og veit ikkje kva som skjer i bygda no"],
+                 "sv": ["han har inte varit hemma på många år och vet inte vad som händer i byn nu"],
+                 "fo": ["nú er sparkivøllur á staðnum har sum kørini hjá smoltstøðini stóðu"]}
+    repo = tmp_path / "NordicDSL"
+    (repo / "data" / "wikipedia").mkdir(parents=True)
+    (repo / "data" / "wikipedia" / "test.csv").write_text(
+        "language,sentence\n" + "".join(f"{code},{s}  \n" for code, rows in sentences.items() for s in rows))
+    _commit_all(repo)
+
+    counts: dict = {}
+    gather_wider.gather_nordicdsl(gather_wider.Repo(repo), tmp_path / "out", counts, commit="HEAD")
+    found = {}
+    for split in gather_wider.SPLITS:
+        found[split] = evaluation.nordicdsl_sentences(tmp_path / "out" / split)
+    assert sorted(found["dev"] + found["heldout"]) == sorted(
+        (code, rows[0]) for code, rows in (("dan", sentences["dk"]), ("nob", sentences["nb"]),
+                                           ("nno", sentences["nn"]), ("swe", sentences["sv"])))
+    for code, key in (("dan", "da"), ("nob", "nb")):
+        text = dict((c, s) for c, s in found["dev"] + found["heldout"])[code]
+        assert (code, text) in found[gather_wider.half_of(f"nordicdsl:{key}.txt:{text}")]
+    assert sum(v for k, v in counts.items()) == 4
+
+    split = "dev" if found["dev"] else "heldout"
+    cli.main(["eval", "--samples", str(tmp_path / "out" / split), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert "lang.nordicdsl_short.scandinavian_errors" in figures
+    assert "lang.nordicdsl_short.scandinavian_errors".startswith(evaluation.UNPINNED)

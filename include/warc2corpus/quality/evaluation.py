@@ -19,7 +19,8 @@ language      accuracy on ``langid/lingua`` word pairs (forced choice) and on th
               declarations, with the confusion matrix; errors among Bokmål, Nynorsk, Danish and
               Swedish on 10-40-token sentences of the fundus pages of Norway, Denmark and Sweden, of
               the UD treebank (``langid/ud/ud_sentences.tsv``, with North Sámi accuracy) and of lingua
-              (``langid/lingua/sentences``) when the samples hold them, and of held-out sentence files
+              (``langid/lingua/sentences``) and of NordicDSL (``langid/nordicdsl``) when the samples
+              hold them, and of held-out sentence files
               (``--heldout``). Figures of sets the samples may lack are printed, not pinned.
 page type     the share of fundus pages typed as expected: ``article``, or ``live_blog`` where the page
               declares itself a ``LiveBlogPosting``.
@@ -223,7 +224,17 @@ def udhr_texts(samples: Path) -> list[tuple[str, str, list[str]]]:
 
 
 def lingua_items(samples: Path, kind: str = "word-pairs") -> list[tuple[str, str]]:
-    folder = samples / "langid" / "lingua" / kind
+    return _sentence_files(samples / "langid" / "lingua" / kind)
+
+
+def nordicdsl_sentences(samples: Path) -> list[tuple[str, str]]:
+    """(ISO 639-3 code, sentence) of ``langid/nordicdsl/*.txt`` (NordicDSL's Wikipedia test sentences,
+    lower case, without punctuation: see eval/gather_wider.py), when present."""
+    return _sentence_files(samples / "langid" / "nordicdsl")
+
+
+def _sentence_files(folder: Path) -> list[tuple[str, str]]:
+    """(ISO 639-3 code, line) of the folder's ``<code>.txt`` files (nb, nn, da, sv …: LINGUA_CODES)."""
     items = []
     for path in sorted(folder.glob("*.txt")):
         code = LINGUA_CODES.get(path.stem)
@@ -235,7 +246,7 @@ def lingua_items(samples: Path, kind: str = "word-pairs") -> list[tuple[str, str
 UD_CODES = {"nb": "nob", "nn": "nno", "da": "dan", "sv": "swe", "se": "sme"}
 # Figures of sentence sets a samples folder may lack: never pinned, so the gate means the same everywhere.
 UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.",
-            "body.trafilatura_eval.")
+            "lang.nordicdsl_short.", "body.trafilatura_eval.")
 
 
 def ud_sentences(samples: Path) -> list[tuple[str, str]]:
@@ -418,6 +429,8 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
                "lingua sentences")
     _sentences(report, "ndt_news_short", ndt_news_sentences(samples), gielladetect,
                "newspaper sentences of the Norwegian Dependency Treebank")
+    _sentences(report, "nordicdsl_short", nordicdsl_sentences(samples), gielladetect,
+               "NordicDSL Wikipedia sentences (lower case, unpunctuated)")
     if heldout is not None:
         items = [(LINGUA_CODES[path.stem], line.strip()) for path in sorted(heldout.glob("*.txt"))
                  if path.stem in LINGUA_CODES for line in path.read_text(encoding="utf-8").splitlines()]
