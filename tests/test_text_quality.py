@@ -294,6 +294,36 @@ def test_what_is_no_list_of_teasers_stays(anchors, after):
     assert "related" not in dropped and len(kept) >= len(paragraphs) - 1
 
 
+@pytest.mark.parametrize("notice", [
+    "Use of this site is governed by our Terms of Service and Privacy Policy. Except where otherwise specified, "
+    "the contents of this site are copyright of the publisher.",
+    "Please read our Terms and Conditions and Privacy Statement before using this site.",
+    "All Content is Copyright © 2008 Avisa AS and NTB. All rights reserved. This material is intended solely for "
+    "personal use and may not be published, broadcast, rewritten or redistributed in any form.",
+    "Les våre vilkår for bruk og vår personvernerklæring før du tar tjenesten i bruk.",
+])
+def test_a_sites_legal_notice_at_the_end_of_the_text_goes(notice):
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*STORY, notice, "Kontakt oss | Annonser"], title=None, anchors=set(),
+                                    dropped=dropped)
+    assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {"legal": 1}
+
+
+@pytest.mark.parametrize("paragraphs", [
+    # A story about a service's terms names them, and goes on after them.
+    [*STORY[:2], "Facebook endret i går sine terms of service og sin privacy policy etter kritikk fra brukerne.",
+     *MORE],
+    # A wire story's last paragraph ends with its copyright line: longer than a notice.
+    [*STORY, " ".join(MORE) + " Copyright (c) NTB 2008, All Rights Reserved."],
+    # One legal word is no notice.
+    [*STORY, "Musikkens opphavsrett forhandles land for land, og selskapet vil nå forhandle på nytt."],
+])
+def test_what_is_no_legal_notice_stays(paragraphs):
+    dropped = Counter()
+    assert extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped) == paragraphs
+    assert "legal" not in dropped
+
+
 def test_headings_a_table_of_contents_links_to_are_content():
     # A link to "#section" (a table of contents, a heading's own anchor) made the heading read as link
     # text, and the links rule dropped it; a link to another page still marks its text as link text.

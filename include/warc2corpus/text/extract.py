@@ -28,7 +28,9 @@ sentence about a subscription's price stays), ``template`` (text the site's page
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
 fifty words and with less text after it than before, and everything after it: readers' comments, which
 pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
-stories, "Top stories", "Mest lest"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the
+stories, "Top stories", "Mest lest"; a list of teasers whatever its length), ``legal`` (a site's
+legal notice among the text's last paragraphs: "Use of this site is governed by our Terms of Service
+and Privacy Policy", "All Content is Copyright © 2008 … All rights reserved"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the
 text blocks of articles the page carries besides the one it names, removed before extraction: see
 ``articles``). When trafilatura finds no text, the page's own content blocks that are not template
 (see ``template``) are the fallback text.
@@ -188,6 +190,28 @@ MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three word
 _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
+# A site's legal notice: terms, privacy, copyright, a disclaimer. Two different ones in a paragraph of
+# LEGAL_WORDS words at most, with nothing after it but such paragraphs and lines of END_HEADING_WORDS
+# words at most (links, a contact line), make it the notice
+# (a story about a service's terms names them too, but goes on after them; a wire story's last paragraph
+# may end "Copyright (c) Press Association Ltd. 2008, All Rights Reserved.": it is longer).
+_LEGAL = re.compile(r"\b(?:terms\s+(?:of\s+(?:service|use)|and\s+conditions)|privacy\s+(?:policy|statement|notice)|"
+                    r"cookie\s+policy|all\s+rights\s+reserved|copyright|user\s+agreement|views\s+expressed|"
+                    r"personvern\w*|vilkår|opphavsrett\w*|informasjonskapsler|alle\s+rettigheter)\b", re.IGNORECASE)
+LEGAL_WORDS = 80
+
+
+def _legal_notices(paragraphs: list[str]) -> set[int]:
+    """The indices of the paragraphs at the text's end that are a site's legal notice (see _LEGAL)."""
+    found: set[int] = set()
+    for index in range(len(paragraphs) - 1, -1, -1):
+        paragraph = paragraphs[index]
+        n_words = len(paragraph.split())
+        if n_words <= LEGAL_WORDS and len({" ".join(m.lower().split()) for m in _LEGAL.findall(paragraph)}) >= 2:
+            found.add(index)
+        elif n_words > END_HEADING_WORDS:
+            break
+    return found
 # The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
 # (5)", "Post a comment", "Skriv en kommentar", "Kommentarer (3)"): readers' comments follow it, not the
 # article. Pages of the 2000s set them below the story with no mark trafilatura knows. A bare singular "Comment" or
@@ -360,6 +384,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     counts = Counter(_key(p) for p in paragraphs)
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
+    legal = _legal_notices(paragraphs)
     kept = []
     kept_keys: set[str] = set()
     for index, paragraph in enumerate(paragraphs):
@@ -380,6 +405,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "boilerplate"
         elif n_words <= 40 and _linked_share(key, anchors, long_anchors) >= 0.75:
             reason = "links"
+        elif index in legal:
+            reason = "legal"
         else:
             kept.append(paragraph)
             kept_keys.add(key)
