@@ -810,12 +810,15 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
     ("Strømmetjenesten øker prisen på abonnementet med 20 kroner i måneden fra januar, opplyser selskapet.", False),
     ("Datatilsynet mener nettstedet brøt loven da det satte cookies uten samtykke fra brukerne.", False),
     ("Konsernet tapte penger på annonsene i fjor, og varsler nye kutt.", False),
+    ("Trump turned back to the space exploration measure sponsored by Cruz and Sen. Bill Nelson.", False),
     # the prompts about them say so early in a sentence
     ("Bli abonnent i dag: første måned for 1 krone", True),
     ("Vi bruker informasjonskapsler for å gi deg en bedre opplevelse.", True),
     ("This website uses cookies to improve your experience.", True),
     ("Saken er for abonnenter. Du må være abonnent for å lese den.", True),
     ("ANNONSE: Finn drømmeboligen her", True),
+    ("Sponsored: The best deals on flights to Tromsø this winter", True),
+    ("| Links We Like | Sponsored Links |", True),
     # and newsletters, log-ins and sharing anywhere in a short paragraph
     ("Get the top headlines delivered every morning by subscribing to our newsletter.", True),
     ("Meld deg på nyhetsbrevet og få nyhetene først.", True),

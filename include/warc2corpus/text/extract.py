@@ -171,7 +171,7 @@ _CREDIT = re.compile(
 # Interface prompts: in a short paragraph, wherever they stand.
 _BOILERPLATE = re.compile(
     r"\b(all rights reserved|click here|read more|see more|don'?t miss|share this|follow us|"
-    r"newsletters?|subscribing|sign up|signing up|log in|login|sponsored|"
+    r"newsletters?|subscribing|sign up|signing up|log in|login|sponsored (?:links?|content|posts?|stories)|"
     r"les også|les mer|se også|del artikkelen|del saken|følg oss|tips oss|kort fortalt|nyhetsbrev[a-zæøå]*|logg inn|"
     r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre|copyright|©)\b|^©|"
     r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|"
@@ -179,11 +179,12 @@ _BOILERPLATE = re.compile(
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
 # What prompts are about (subscriptions, cookies, advertising) is also what news is written about ("the
-# service raises the price of its subscription"): such a word marks a prompt only among the first four
-# words of a sentence ("Abonner på …", "Vi bruker informasjonskapsler …", "Bli abonnent i dag: …").
+# service raises the price of its subscription", "a measure sponsored by Sen. Cruz"): such a word marks
+# a prompt only among the first four words of a sentence ("Abonner på …", "Vi bruker informasjonskapsler
+# …", "Bli abonnent i dag: …", "Sponsored: …").
 _BOILERPLATE_TOPIC = re.compile(
     r"\b(subscribe|subscriptions?|cookies?|advertisement|abonn[a-zæøå]*|annonse|informasjonskapsl[a-zæøå]*|"
-    r"anzeige)\b", re.IGNORECASE)
+    r"anzeige|sponsored)\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)((?:\S+\s+){0,3}\S*)")  # a sentence's first four words
 FALLBACK_BELOW = 250  # words: a shorter text from trafilatura's fast pass gets its fallbacks (module docstring)
 MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three words or fewer (a menu)
