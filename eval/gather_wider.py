@@ -597,21 +597,12 @@ def main() -> None:
     gather_htmldate(repos["htmldate"], args.out, leave_out["htmldate"], counts)
     gather_lingua(repos["lingua"], args.out, counts)
     treebanks = gather_ud([Repo(path) for path in args.ud], args.out, counts) if args.ud else {}
-    if args.trafilatura:
-        repos["trafilatura"] = Repo(args.trafilatura)
-        gather_trafilatura(repos["trafilatura"], args.out, counts)
-    if args.l3s:
-        repos["l3s"] = Repo(args.l3s)
-        gather_l3s(repos["l3s"], args.out, counts)
-    if args.norne:
-        repos["norne"] = Repo(args.norne)
-        gather_norne(repos["norne"], args.out, counts)
-    if args.utomo:
-        repos["utomo"] = Repo(args.utomo)
-        gather_utomo(repos["utomo"], args.out, counts)
-    if args.nordicdsl:
-        repos["nordicdsl"] = Repo(args.nordicdsl)
-        gather_nordicdsl(repos["nordicdsl"], args.out, counts)
+    optional = {"trafilatura": gather_trafilatura, "l3s": gather_l3s, "norne": gather_norne, "utomo": gather_utomo,
+                "nordicdsl": gather_nordicdsl}
+    for key, gather in optional.items():
+        if getattr(args, key):
+            repos[key] = Repo(getattr(args, key))
+            gather(repos[key], args.out, counts)
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
     if "nordicdsl" in sources:
