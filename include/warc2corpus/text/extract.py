@@ -201,18 +201,6 @@ _LEGAL = re.compile(r"\b(?:terms\s+(?:of\s+(?:service|use)|and\s+conditions)|pri
                     r"personvern\w*|vilkår|opphavsrett\w*|informasjonskapsler|alle\s+rettigheter)\b", re.IGNORECASE)
 LEGAL_WORDS = 80
 
-
-def _legal_notices(paragraphs: list[str]) -> set[int]:
-    """The indices of the paragraphs at the text's end that are a site's legal notice (see _LEGAL)."""
-    found: set[int] = set()
-    for index in range(len(paragraphs) - 1, -1, -1):
-        paragraph = paragraphs[index]
-        n_words = len(paragraph.split())
-        if n_words <= LEGAL_WORDS and len({" ".join(m.lower().split()) for m in _LEGAL.findall(paragraph)}) >= 2:
-            found.add(index)
-        elif n_words > END_HEADING_WORDS:
-            break
-    return found
 # The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
 # (5)", "Post a comment", "Skriv en kommentar", "Kommentarer (3)"): readers' comments follow it, not the
 # article. Pages of the 2000s set them below the story with no mark trafilatura knows. A bare singular "Comment" or
@@ -341,7 +329,7 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     END_AFTER_WORDS words, with less text after it than before (see _COMMENTS_HEADING and
     _RELATED_HEADING). Cutting never drops more than it keeps: a page may give its comments first
     and the story after them, or set a box of other stories inside the story. A list of other
-    stories may be longer than the story, though, when every item is a teaser (:func:`_teasers`):
+    stories may be longer than the story, though, when its items are teasers (:func:`_teasers`):
     then it goes whatever its length."""
     words = [len(paragraph.split()) for paragraph in paragraphs]
     before, after = 0, sum(words)
@@ -372,6 +360,19 @@ def _teasers(paragraphs: list[str], anchors: set[str]) -> bool:
         key = _key(paragraph).split(" ")[:TEASER_LINK_MAX]
         opening += any(" ".join(key[:n]) in anchors for n in range(TEASER_LINK_WORDS, len(key) + 1))
     return opening >= TEASERS_SHARE * len(paragraphs)
+
+
+def _legal_notices(paragraphs: list[str]) -> set[int]:
+    """The indices of the paragraphs at the text's end that are a site's legal notice (see _LEGAL)."""
+    found: set[int] = set()
+    for index in range(len(paragraphs) - 1, -1, -1):
+        paragraph = paragraphs[index]
+        n_words = len(paragraph.split())
+        if n_words <= LEGAL_WORDS and len({" ".join(m.lower().split()) for m in _LEGAL.findall(paragraph)}) >= 2:
+            found.add(index)
+        elif n_words > END_HEADING_WORDS:
+            break
+    return found
 
 
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
