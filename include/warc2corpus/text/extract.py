@@ -174,31 +174,39 @@ _BOILERPLATE = re.compile(
     r"newsletters?|subscribing|sign up|signing up|log in|login|sponsored (?:links?|content|posts?|stories)|"
     r"les også|les mer|se også|del artikkelen|del saken|følg oss|tips oss|kort fortalt|nyhetsbrev[a-zæøå]*|logg inn|"
     r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre|copyright|©)\b|^©|"
-    r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|"
+    r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|^sponsored\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
 # What prompts are about (subscriptions, cookies, advertising) is also what news is written about ("the
-# service raises the price of its subscription", "a measure sponsored by Sen. Cruz"): such a word marks
-# a prompt only among the first four words of a sentence ("Abonner på …", "Vi bruker informasjonskapsler
-# …", "Bli abonnent i dag: …", "Sponsored: …").
+# service raises the price of its subscription"): such a word marks a prompt only among the first four
+# words of a sentence ("Abonner på …", "Vi bruker informasjonskapsler …", "Bli abonnent i dag: …").
+# "Sponsored" is a label only where it opens the paragraph or names the links or content it labels
+# (_BOILERPLATE): "a measure sponsored by Sen. Cruz" is news.
 _BOILERPLATE_TOPIC = re.compile(
     r"\b(subscribe|subscriptions?|cookies?|advertisement|abonn[a-zæøå]*|annonse|informasjonskapsl[a-zæøå]*|"
-    r"anzeige|sponsored)\b", re.IGNORECASE)
+    r"anzeige)\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)((?:\S+\s+){0,3}\S*)")  # a sentence's first four words
 FALLBACK_BELOW = 250  # words: a shorter text from trafilatura's fast pass gets its fallbacks (module docstring)
 MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three words or fewer (a menu)
 _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
-# A site's legal notice: terms, privacy, copyright, a disclaimer. Two different ones in a paragraph of
-# LEGAL_WORDS words at most, with nothing after it but such paragraphs and lines of END_HEADING_WORDS
-# words at most (links, a contact line), make it the notice
-# (a story about a service's terms names them too, but goes on after them; a wire story's last paragraph
-# may end "Copyright (c) Press Association Ltd. 2008, All Rights Reserved.": it is longer).
-_LEGAL = re.compile(r"\b(?:terms\s+(?:of\s+(?:service|use)|and\s+conditions)|privacy\s+(?:policy|statement|notice)|"
-                    r"cookie\s+policy|all\s+rights\s+reserved|copyright|user\s+agreement|views\s+expressed|"
-                    r"personvern\w*|vilkår|opphavsrett\w*|informasjonskapsler|alle\s+rettigheter)\b", re.IGNORECASE)
+# A site's legal notice: two kinds of terms, privacy (cookies), copyright, rights reserved or a disclaimer, in the site's own
+# voice ("our", "this site", "©", a line of links "|"), in a paragraph of LEGAL_WORDS words at most with
+# nothing after it but such paragraphs and lines of END_HEADING_WORDS words at most (links, a contact
+# line). A story about a service's terms names them too, but in no site's voice, and a wire story's last
+# paragraph may end "Copyright (c) Press Association Ltd. 2008, All Rights Reserved.": it is longer.
+_LEGAL_KINDS = {
+    "terms": r"terms\s+(?:of\s+(?:service|use)|and\s+conditions)|user\s+agreement|vilkår\w*",
+    "privacy": r"privacy\s+(?:policy|statement|notice)|cookie\s+policy|personvern\w*|informasjonskapsler",
+    "copyright": r"copyright|opphavsrett\w*",
+    "reserved": r"all\s+rights\s+reserved|alle\s+rettigheter\s+reservert",
+    "disclaimer": r"views\s+expressed",
+}
+_LEGAL = re.compile("|".join(rf"\b(?P<{kind}>{pattern})\b" for kind, pattern in _LEGAL_KINDS.items()), re.IGNORECASE)
+_SITE_VOICE = re.compile(r"\b(?:our|this\s+(?:site|website|web\s+site|service)|vår|våre|vårt|denne\s+(?:siden|tjenesten|nettsiden))\b|©|\|",
+                         re.IGNORECASE)
 LEGAL_WORDS = 80
 
 # The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
@@ -344,8 +352,8 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     return None
 
 
-TEASERS_MIN = 3        # a list of teasers has this many items at least ...
-TEASERS_SHARE = 0.75   # ... and this share of them opens with a link of TEASER_LINK_WORDS words or more
+TEASER_ITEMS_MIN = 3        # a list of teasers has this many items at least ...
+TEASER_ITEMS_SHARE = 0.75   # ... and this share of them opens with a link of TEASER_LINK_WORDS words or more
 TEASER_LINK_WORDS = 3  # (a headline's link holds at most TEASER_LINK_MAX words: longer openings are not read)
 TEASER_LINK_MAX = 40
 
@@ -353,22 +361,23 @@ TEASER_LINK_MAX = 40
 def _teasers(paragraphs: list[str], anchors: set[str]) -> bool:
     """Are these paragraphs a list of teasers: most of them open with the text of a link on the page
     (another story's headline, then its first lines)? The rest of a story does not."""
-    if len(paragraphs) < TEASERS_MIN:
+    if len(paragraphs) < TEASER_ITEMS_MIN:
         return False
     opening = 0
     for paragraph in paragraphs:
         key = _key(paragraph).split(" ")[:TEASER_LINK_MAX]
         opening += any(" ".join(key[:n]) in anchors for n in range(TEASER_LINK_WORDS, len(key) + 1))
-    return opening >= TEASERS_SHARE * len(paragraphs)
+    return opening >= TEASER_ITEMS_SHARE * len(paragraphs)
 
 
 def _legal_notices(paragraphs: list[str]) -> set[int]:
-    """The indices of the paragraphs at the text's end that are a site's legal notice (see _LEGAL)."""
+    """The indices of the paragraphs at the text's end that are a site's legal notice (see _LEGAL_KINDS)."""
     found: set[int] = set()
     for index in range(len(paragraphs) - 1, -1, -1):
         paragraph = paragraphs[index]
         n_words = len(paragraph.split())
-        if n_words <= LEGAL_WORDS and len({" ".join(m.lower().split()) for m in _LEGAL.findall(paragraph)}) >= 2:
+        kinds = {match.lastgroup for match in _LEGAL.finditer(paragraph)}
+        if n_words <= LEGAL_WORDS and len(kinds) >= 2 and _SITE_VOICE.search(paragraph):
             found.add(index)
         elif n_words > END_HEADING_WORDS:
             break
