@@ -192,11 +192,12 @@ MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three word
 _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
-# A site's legal notice: two kinds of terms, privacy (cookies), copyright, rights reserved or a disclaimer, in the site's own
-# voice ("our", "this site", "©", a line of links "|"), in a paragraph of LEGAL_WORDS words at most with
-# nothing after it but such paragraphs and lines of END_HEADING_WORDS words at most (links, a contact
-# line). A story about a service's terms names them too, but in no site's voice, and a wire story's last
-# paragraph may end "Copyright (c) Press Association Ltd. 2008, All Rights Reserved.": it is longer.
+# A site's legal notice: two kinds of terms, privacy (cookies), copyright, rights reserved or a
+# disclaimer, in the site's own voice ("our", "this site", "©", a line of links "|"), in a paragraph of
+# LEGAL_WORDS words at most with nothing after it but such paragraphs and lines of END_HEADING_WORDS
+# words at most (links, a contact line). A story about a service's terms names them too, but in no
+# site's voice, and a wire story's last paragraph may end "Copyright (c) Press Association Ltd. 2008, All
+# Rights Reserved.": it is longer.
 _LEGAL_KINDS = {
     "terms": r"terms\s+(?:of\s+(?:service|use)|and\s+conditions)|user\s+agreement|vilkår\w*",
     "privacy": r"privacy\s+(?:policy|statement|notice)|cookie\s+policy|personvern\w*|informasjonskapsler",
@@ -205,8 +206,8 @@ _LEGAL_KINDS = {
     "disclaimer": r"views\s+expressed",
 }
 _LEGAL = re.compile("|".join(rf"\b(?P<{kind}>{pattern})\b" for kind, pattern in _LEGAL_KINDS.items()), re.IGNORECASE)
-_SITE_VOICE = re.compile(r"\b(?:our|this\s+(?:site|website|web\s+site|service)|vår|våre|vårt|denne\s+(?:siden|tjenesten|nettsiden))\b|©|\|",
-                         re.IGNORECASE)
+_SITE_VOICE = re.compile(r"\b(?:our|this\s+(?:site|website|web\s+site|service)|vår|våre|vårt|"
+                         r"denne\s+(?:siden|tjenesten|nettsiden))\b|©|\|", re.IGNORECASE)
 LEGAL_WORDS = 80
 
 # The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
@@ -376,8 +377,8 @@ def _legal_notices(paragraphs: list[str]) -> set[int]:
     for index in range(len(paragraphs) - 1, -1, -1):
         paragraph = paragraphs[index]
         n_words = len(paragraph.split())
-        kinds = {match.lastgroup for match in _LEGAL.finditer(paragraph)}
-        if n_words <= LEGAL_WORDS and len(kinds) >= 2 and _SITE_VOICE.search(paragraph):
+        if n_words <= LEGAL_WORDS and _SITE_VOICE.search(paragraph) \
+                and len({match.lastgroup for match in _LEGAL.finditer(paragraph)}) >= 2:
             found.add(index)
         elif n_words > END_HEADING_WORDS:
             break
