@@ -282,8 +282,8 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     A lead of one function word between Bokmål and Nynorsk yields to the other standard when the
     dictionaries accept DICTIONARY_LEAD words more of it. A language the word models make far likelier
     (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over when the choice leads
-    it by THIN_LEAD function words at most (Danish over Bokmål: not at all), unless the dictionaries
-    accept DICTIONARY_VETO words more of the choice."""
+    it by THIN_LEAD function words at most, unless the dictionaries accept DICTIONARY_VETO words more
+    of the choice."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
     tokens = [t.lower() for t in found]
     spelled = _first_word_lowered(found, text)
@@ -336,13 +336,11 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     # overruled Danish text with Danish spelling (the dev half of UD's Danish sentences: 3.7 -> 2.7 % errors).
     # Only the lower-case words count here: the word lists hold names as unevenly as their corpora
     # happened to ("Frederik", "Joachim", "Henrik" made a Danish sentence Bokmål; 2.7 -> 1.7 %).
-    # A Danish lead the word models would give to Bokmål must be a tie: a word only Danish has
-    # ("blev", "efter", "af") outweighs lists that lack common Danish words.
     content = [token for token, word in zip(tokens, found) if word.islower()]
     overruling = {lang: _log_likelihood(content, lang) for lang in competing}
     favourite = max(overruling, key=overruling.__getitem__)
-    thin = 0 if (choice, favourite) == ("dan", "nob") else THIN_LEAD
-    if overruling[favourite] - overruling[choice] >= LIKELIHOOD_OVERRULE and coverage[choice] - coverage[favourite] <= thin:
+    if overruling[favourite] - overruling[choice] >= LIKELIHOOD_OVERRULE \
+            and coverage[choice] - coverage[favourite] <= THIN_LEAD:
         accepted = dictionary_coverage(spelled, [choice, favourite])
         if accepted[choice] - accepted[favourite] < DICTIONARY_VETO:
             return favourite
