@@ -604,16 +604,6 @@ def test_danish_function_words_include_deres_and_nogle():
     assert language.of_text("Forældrene kan hente deres billetter i receptionen fra klokken ni.") == "dan"
 
 
-def test_until_and_thereafter_are_function_words():
-    # "indtil"/"inntil", "derefter"/"deretter", "ligesom"/"likesom" (and the Swedish forms) were in no
-    # list: Danish Wikipedia's parish articles tied with Bokmål (NordicDSL, the dev half).
-    assert {"indtil", "derefter", "ligesom"} <= language.FUNCTION_WORDS["dan"]
-    assert {"inntil", "deretter"} <= language.FUNCTION_WORDS["nob"] & language.FUNCTION_WORDS["nno"]
-    assert language.of_text("sognet ligger i næstved kommune indtil kommunalreformen i lå det i hammer herred "
-                            "præstø amt") == "dan"
-    assert language.of_text("Dei venta inntil klokka ti og drog deretter heim.") == "nno"
-
-
 @pytest.mark.parametrize("text", [
     "Kronprinsesse Ingrid og prins Sverre har været på ferie med deres far Haakon, men de kommer hjem til Oslo i denne weekend.",
     "Kronprins Frederik og prins Joachim har været på ferie med deres far prins Henrik i Malaysia.",

@@ -48,8 +48,7 @@ MIXED_MIN_TOKENS = 20   # ... when it has at least this many tokens
 
 # Closed-class words (pronouns, negations, question words, conjunctions, prepositions, adverbs and
 # auxiliaries) of each Scandinavian standard, and the present tense of a few common verbs whose forms
-# differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder"), and "until", "thereafter", "like"
-# ("inntil"/"indtil"/"intill", "deretter"/"derefter"/"därefter"). Shared words count for every language
+# differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder"). Shared words count for every language
 # that has them; the ones that differ ("ikke"/"ikkje"/"inte", "av"/"af", "etter"/"efter"/"efter", "nå"/"no"/"nu")
 # decide; so does the pronoun "man", which Nynorsk writes "ein". Bokmål has "hverken" beside "verken" (the
 # older form, written more often than the newer in the Norwegian Dependency Treebank's newspapers), and both
@@ -68,7 +67,6 @@ _FUNCTION_WORDS = {
         en et ei ett dette disse denne hjemme kun dog imidlertid hver hvert hverandre enda derfor dessuten
         innen utenfor innenfor stadig alltid blant ifølge verken enten tidligere senere egentlig samme flere
         å egen eget egne ganger intet hverken vet gjelder tar gir heter finner ligger sitter legger lå satt sto ga
-        inntil deretter likesom
     """,
     "nno": """
         eg meg min mitt mine du deg din ditt dine han honom ho henne den det vi me oss vår vårt våre
@@ -80,7 +78,7 @@ _FUNCTION_WORDS = {
         er var vore vere vert vart blir blei blitt bli har hadde hatt kan kunne skal skulle vil ville
         må måtte får fekk fått gjer gjorde gjort seier sa kjem kom går gjekk ser så slik tre fyrste
         ei ein eit eitt dette desse denne heime hjå kvart kvarandre endå enda difor derfor dessutan innan
-        første hit dit inntil deretter
+        første hit dit
         å utanfor innanfor stadig alltid blant ifølgje korkje verken anten tidlegare seinare eigentleg same
         fleire eigen eige eigne gong gonger sånn inga veit tek gjev heiter annan nokre låg sat
     """,
@@ -96,7 +94,6 @@ _FUNCTION_WORDS = {
         tre første en et ét dette disse denne hjemme kun dog imidlertid hver hvert hinanden endda derfor
         desuden inden udenfor indenfor ifølge hverken enten tidligere senere egentlig samme flere egen eget
         egne gange altid blandt hvornår vore gælder tager tar giver hedder finder ligger sidder lægger lå
-        indtil derefter ligesom
     """,
     "swe": """
         jag mig mej min mitt mina du dig dej din ditt dina han honom hon henne den det vi oss vår
@@ -110,7 +107,7 @@ _FUNCTION_WORDS = {
         kommer kom går gick ser så sådan tre första en ett detta dessa denna hemma endast dock emellertid
         varje varandra ändå därför dessutom inom utanför innanför enligt varken antingen tidigare senare
         egentligen samma fler flera egen eget egna gång gånger alltid bland vet gäller tar ger heter finner
-        ligger sitter lägger låg satt intill därefter liksom
+        ligger sitter lägger låg satt
     """,
 }
 FUNCTION_WORDS = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
