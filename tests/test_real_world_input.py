@@ -250,6 +250,45 @@ def test_extraction_time_limit(tmp_path, corpus_db, staging_dir, accept_all, mon
     assert [d[0] for d in documents(corpus_db)] == ["https://www.fjordposten.no/sak"]
 
 
+def test_the_time_limit_holds_inside_code_that_catches_every_exception(tmp_path, corpus_db, staging_dir,
+                                                                       accept_all, monkeypatch):
+    """trafilatura's JSON-LD reader runs under an ``except Exception`` (text.metadata does as trafilatura
+    does): the limit, raised there, was caught, the page's metadata came out without its JSON-LD and the
+    rest of the page ran with no limit at all. The limit is a BaseException now: the page is a timeout."""
+    from trafilatura import metadata as trafilatura_metadata
+
+    from warc2corpus.reading.limits import TimeLimitExceeded, time_limit
+
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit(0.2):
+            try:
+                time.sleep(3)
+            except Exception:
+                pass
+
+    accept_all("www.fjordposten.no")
+    real = trafilatura_metadata.extract_meta_json
+
+    def slow_json_ld(tree, found):
+        if tree.findtext(".//title") == "Treg":
+            time.sleep(5)
+        return real(tree, found)
+
+    monkeypatch.setattr(trafilatura_metadata, "extract_meta_json", slow_json_ld)
+    monkeypatch.setenv("WARC2CORPUS_EXTRACTION_SECONDS", "0.5")
+
+    def records(writer):
+        write_record(writer, "https://www.fjordposten.no/treg", ARTICLE.replace("Ferja innstilt</title>", "Treg</title>").encode())
+        write_record(writer, "https://www.fjordposten.no/sak", ARTICLE.replace("Ferja", "Bussen").encode())
+
+    warc = build_warc(tmp_path / "slow-json-ld.warc.gz", [records])
+    started = time.monotonic()
+    [result] = run.run_files([warc], "limits")
+    assert time.monotonic() - started < 4
+    assert result["counts"]["skipped"]["timeout"] == 1
+    assert [d[0] for d in documents(corpus_db)] == ["https://www.fjordposten.no/sak"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Revisits
 # ---------------------------------------------------------------------------------------------

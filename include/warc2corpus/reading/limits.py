@@ -13,8 +13,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 
-class TimeLimitExceeded(Exception):
-    """Raised inside a block that ran longer than its limit."""
+class TimeLimitExceeded(BaseException):
+    """Raised inside a block that ran longer than its limit. A BaseException, as asyncio's CancelledError
+    is: the libraries a page goes through catch ``Exception`` broadly (trafilatura's JSON-LD reader
+    among them), and one that caught the limit would let the rest of the page run without it."""
 
 
 def _env_float(name: str, default: float) -> float:
