@@ -224,6 +224,23 @@ def test_a_50_mb_record_is_skipped_without_reading_it(tmp_path, corpus_db, stagi
         assert conn.execute("SELECT reason FROM rejections WHERE url LIKE '%/stor'").fetchone() == ("too_large",)
 
 
+def _the_slow_page_is_a_timeout(tmp_path, corpus_db, monkeypatch, slow_page: str):
+    """Under a limit of 0.5 s, ``slow_page`` (at /treg) is turned away as ``timeout``, quickly, and the
+    page after it is loaded."""
+    monkeypatch.setenv("WARC2CORPUS_EXTRACTION_SECONDS", "0.5")
+
+    def records(writer):
+        write_record(writer, "https://www.fjordposten.no/treg", slow_page.encode())
+        write_record(writer, "https://www.fjordposten.no/sak", ARTICLE.replace("Ferja", "Bussen").encode())
+
+    warc = build_warc(tmp_path / "slow.warc.gz", [records])
+    started = time.monotonic()
+    [result] = run.run_files([warc], "limits")
+    assert time.monotonic() - started < 4
+    assert result["counts"]["skipped"]["timeout"] == 1
+    assert [d[0] for d in documents(corpus_db)] == ["https://www.fjordposten.no/sak"]
+
+
 def test_extraction_time_limit(tmp_path, corpus_db, staging_dir, accept_all, monkeypatch):
     from warc2corpus.text import extract
 
@@ -236,18 +253,7 @@ def test_extraction_time_limit(tmp_path, corpus_db, staging_dir, accept_all, mon
         return real(html, url, **kwargs)
 
     monkeypatch.setattr(extract, "extract", slow_on_one_page)
-    monkeypatch.setenv("WARC2CORPUS_EXTRACTION_SECONDS", "0.5")
-
-    def records(writer):
-        write_record(writer, "https://www.fjordposten.no/treg", ARTICLE.encode())
-        write_record(writer, "https://www.fjordposten.no/sak", ARTICLE.replace("Ferja", "Bussen").encode())
-
-    warc = build_warc(tmp_path / "slow.warc.gz", [records])
-    started = time.monotonic()
-    [result] = run.run_files([warc], "limits")
-    assert time.monotonic() - started < 4
-    assert result["counts"]["skipped"]["timeout"] == 1
-    assert [d[0] for d in documents(corpus_db)] == ["https://www.fjordposten.no/sak"]
+    _the_slow_page_is_a_timeout(tmp_path, corpus_db, monkeypatch, ARTICLE)
 
 
 def test_the_time_limit_holds_inside_code_that_catches_every_exception(tmp_path, corpus_db, staging_dir,
@@ -275,18 +281,8 @@ def test_the_time_limit_holds_inside_code_that_catches_every_exception(tmp_path,
         return real(tree, found)
 
     monkeypatch.setattr(trafilatura_metadata, "extract_meta_json", slow_json_ld)
-    monkeypatch.setenv("WARC2CORPUS_EXTRACTION_SECONDS", "0.5")
-
-    def records(writer):
-        write_record(writer, "https://www.fjordposten.no/treg", ARTICLE.replace("Ferja innstilt</title>", "Treg</title>").encode())
-        write_record(writer, "https://www.fjordposten.no/sak", ARTICLE.replace("Ferja", "Bussen").encode())
-
-    warc = build_warc(tmp_path / "slow-json-ld.warc.gz", [records])
-    started = time.monotonic()
-    [result] = run.run_files([warc], "limits")
-    assert time.monotonic() - started < 4
-    assert result["counts"]["skipped"]["timeout"] == 1
-    assert [d[0] for d in documents(corpus_db)] == ["https://www.fjordposten.no/sak"]
+    _the_slow_page_is_a_timeout(tmp_path, corpus_db, monkeypatch,
+                                ARTICLE.replace("Ferja innstilt</title>", "Treg</title>"))
 
 
 # ---------------------------------------------------------------------------------------------
