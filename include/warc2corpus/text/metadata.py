@@ -10,7 +10,7 @@ API: the version is pinned in requirements.txt, and ``tests/test_extract.py`` co
 real pages.
 
 One of trafilatura's readers is replaced for the call (:func:`json_authors`): it reads the same authors
-in time that grows with the text, not with its square.
+searching the text once, not once per author.
 """
 
 from __future__ import annotations
