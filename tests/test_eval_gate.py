@@ -472,6 +472,9 @@ def test_utomo_pages_are_split_by_site_and_scored_on_their_ascii(tmp_path, capsy
     cli.main(["eval", "--samples", str(tmp_path / "out" / big9_split), "--no-pins", "--json"])
     figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
     assert figures["body.big9.recall"] == 1.0 and figures["body.big9.precision"] == 1.0
+    assert evaluation.ASCII_TRUTH == {"big9", "chaos"}
+    text, gold = "a fair one—for once", "a fair onefor once"
+    assert evaluation.token_prf(text, gold)[2] < 1.0  # scored on all characters, the dash would cost
     # Sets the shared samples lack are never pinned.
     assert all(name.startswith(evaluation.UNPINNED) for name in figures)
 
