@@ -30,9 +30,9 @@ fifty words and with less text after it than before, and everything after it: re
 pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
 stories, "Top stories", "Mest lest"; a list of teasers whatever its length), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
-Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved. …"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the
-text blocks of articles the page carries besides the one it names, removed before extraction: see
-``articles``). When trafilatura finds no text, the page's own content blocks that are not template
+Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
+…"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
+carries besides the one it names, removed before extraction: see ``articles``). When trafilatura finds no text, the page's own content blocks that are not template
 (see ``template``) are the fallback text.
 """
 
