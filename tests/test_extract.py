@@ -251,6 +251,59 @@ def test_json_ld_authors_are_trafilaturas():
     assert metadata.json_authors(entries, JSON_AUTHOR_1) == "; ".join(reporters)
 
 
+def test_bylines_are_trafilaturas():
+    """metadata.author_of finds the author trafilatura's extract_author finds, reading the page as it is
+    instead of a pruned copy: on pages where a removed element (a date, a figure, comments) sits inside
+    the byline and its tail joins the text before it, on a page whose <rel> child decides, on a tree
+    whose root would be removed were it below the root, and on 3,000
+    pages made at random of the elements and attributes the XPaths test, parsed both as trafilatura
+    parses (no comments) and with their comments kept."""
+    import random
+
+    import lxml.html
+    from trafilatura.metadata import extract_author
+
+    from warc2corpus.text import metadata, xpaths
+
+    extract.parse("<html></html>")  # trafilatura's XPaths guarded, as in a run
+    assert xpaths.author_xpaths_unchanged()
+    joined = ('<html><body><div class="byline">By<time>today</time>Ann<span class="date">x</span>'
+              '<span class="date">y</span>Lee</div></body></html>')
+    assert metadata.author_of(extract.parse(joined)) == extract_author(extract.parse(joined)) == "ByAnnLee"
+    inside_removed = '<html><body><figure><p class="author">Ann Lee</p></figure><p class="byline">Bo Li</p></body></html>'
+    assert metadata.author_of(extract.parse(inside_removed)) == "Bo Li"
+    rel = '<html><body><span><rel>me</rel>Ann Lee</span></body></html>'
+    assert metadata.author_of(extract.parse(rel)) == extract_author(extract.parse(rel))
+    # the tree's own root is never removed (trafilatura's discard XPath reads below it)
+    fragment = lxml.html.fragment_fromstring('<div class="comments"><span class="author">Ann Lee</span></div>')
+    assert metadata.author_of(fragment) == extract_author(fragment) == "Ann Lee"
+
+    tags = ["div", "span", "p", "a", "section", "time", "figure", "strong", "h3", "author", "link", "address", "li"]
+    attributes = [("class", ["author", "byline", "comments", "title", "date", "x sidebar", "author-name", "AuthorName",
+                             "quote", "byl", ""]),
+                  ("id", ["author", "comments", "commentlist", "x-author", ""]), ("itemprop", ["author", "author name"]),
+                  ("data-component", ["Byline", "Figure"]), ("rel", ["author", "me"]), ("data-testid", ["AuthorCard"])]
+    words = ["By", "Ann", "Lee", " Bo Li ", "12.03", " ", "", "Redaksjonen og NTB", "x" * 130]
+
+    def element(rng, depth):
+        tag = rng.choice(tags)
+        attrs = "".join(f' {name}="{rng.choice(values)}"' for name, values in attributes if rng.random() < 0.25)
+        inner = rng.choice(words)
+        for _ in range(rng.randint(0, 3) if depth < 4 else 0):
+            inner += (element(rng, depth + 1) if rng.random() < 0.85 else "<!--c-->") + rng.choice(words)
+        return f"<{tag}{attrs}>{inner}</{tag}>"
+
+    rng = random.Random(30)
+    found = 0
+    for _ in range(3000):
+        html = "<html><body>" + "".join(element(rng, 0) for _ in range(rng.randint(1, 4))) + "</body></html>"
+        for tree in (extract.parse(html), lxml.html.fromstring(html)):
+            theirs = extract_author(tree)
+            assert metadata.author_of(tree) == theirs, html
+            found += theirs is not None
+    assert found > 1000
+
+
 def test_the_c_level_element_lookup_changes_no_text(samples, monkeypatch):
     """extract.parse gives every element lxml.html's HtmlElement through lxml's C-level lookup, not
     lxml.html's Python one (which gives forms and fields classes of their own): every real page of the
@@ -278,19 +331,20 @@ def test_the_c_level_element_lookup_changes_no_text(samples, monkeypatch):
 
 def test_guarded_xpaths_find_what_trafilaturas_own_find(samples):
     """Every XPath of trafilatura's, its regular-expression tests guarded by the attribute they read
-    (extract.guarded), finds the same elements in the same order on every real page of the samples
+    (xpaths.guarded), finds the same elements in the same order on every real page of the samples
     as trafilatura's own expression (read afresh from its module); a pattern that can match an empty
     string keeps no guard."""
     import runpy
 
     from lxml import etree
-    from trafilatura import xpaths
+    from trafilatura import xpaths as theirs
 
     from warc2corpus.quality import evaluation
+    from warc2corpus.text import xpaths
 
-    own = [item for name, value in runpy.run_path(xpaths.__file__).items() if name.isupper() and isinstance(value, list)
+    own = [item for name, value in runpy.run_path(theirs.__file__).items() if name.isupper() and isinstance(value, list)
            for item in value if isinstance(getattr(item, "path", None), str)]
-    pairs = [(expression, extract.guarded(expression)) for expression in own]
+    pairs = [(expression, xpaths.guarded(expression)) for expression in own]
     assert sum(g.path.count(" and re:test(") for _, g in pairs) >= 40  # trafilatura 2.3.1 has 42 such tests
     pages = evaluation.article_pages(samples) + evaluation.fundus_pages(samples) + evaluation.htmldate_pages(samples)
     found = 0
@@ -304,7 +358,7 @@ def test_guarded_xpaths_find_what_trafilaturas_own_find(samples):
             found += len(theirs)
     assert found > 1000
     optional = etree.XPath("//*[re:test(@class, 'x?')]", namespaces={"re": "http://exslt.org/regular-expressions"})
-    assert extract.guarded(optional) is optional
+    assert xpaths.guarded(optional) is optional
 
 
 def test_the_fast_pass_leaves_the_recall_escalation_to_the_full_pass(monkeypatch):

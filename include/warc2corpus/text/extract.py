@@ -45,6 +45,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from warc2corpus.text import xpaths
 from warc2corpus.text.naturalness import DATE, MONTHS
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,7 @@ def split_paragraphs(text: str | None) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _loader():
-    """trafilatura's loader, with its XPaths guarded (:func:`_guard_regular_expressions`) and its parser
+    """trafilatura's loader, with its XPaths guarded (:func:`xpaths.guard_all`) and its parser
     giving every element lxml.html's ``HtmlElement`` through lxml's C-level class lookup instead of
     lxml.html's own lookup, a Python function that lxml calls for each element it hands to Python (5
     million calls, 4 % of ``warc2corpus run`` on the bench's WARC). That lookup gives forms and their
@@ -106,45 +107,8 @@ def _loader():
     utils.HTML_PARSER.set_element_class_lookup(etree.ElementDefaultClassLookup(
         element=html.HtmlElement, comment=html.HtmlComment, pi=html.HtmlProcessingInstruction,
         entity=html.HtmlEntity))
-    _guard_regular_expressions()
+    xpaths.guard_all()
     return utils.load_html
-
-
-# An EXSLT regular-expression test of attributes in an XPath: re:test(@class, 'pattern'[, 'flags']).
-_RE_TEST = re.compile(r"re:test\((@[\w-]+(?:\|@[\w-]+)*),\s*'([^']*)'(?:,\s*'([a-z]*)')?\)")
-
-
-def guarded(expression):
-    """An XPath whose EXSLT regular-expression tests of attributes first ask whether the element has
-    such an attribute at all: ``re:test(@class, 'p')`` becomes ``(@class and re:test(@class, 'p'))``.
-    lxml runs each test as a call into Python's ``re`` for every element it meets, with the attribute
-    or without; XPath's ``and`` leaves the test out where the attribute is missing, which is the case
-    for most elements. Where it is missing the test reads an empty string, which a pattern that cannot
-    match one never matches, so the XPath finds the same elements (a pattern that can is left as it
-    is)."""
-    from lxml import etree
-
-    def guard(test: re.Match) -> str:
-        attributes, pattern, flags = test.groups()
-        if re.search(pattern, "", re.IGNORECASE if flags and "i" in flags else 0):
-            return test.group(0)
-        return f"(({' or '.join(attributes.split('|'))}) and {test.group(0)})"
-
-    path = _RE_TEST.sub(guard, expression.path)
-    return etree.XPath(path, namespaces={"re": "http://exslt.org/regular-expressions"}) \
-        if path != expression.path else expression
-
-
-def _guard_regular_expressions() -> None:
-    """trafilatura's XPaths (its ``xpaths`` module: content, discard, comment, author, title lists),
-    :func:`guarded`, in place: every module that reads them holds the same lists. About 8 % of
-    trafilatura's two passes and the metadata on the dev halves' news pages, the same texts and
-    metadata (``tests/test_extract.py``)."""
-    from trafilatura import xpaths
-
-    for name, value in vars(xpaths).items():
-        if name.isupper() and isinstance(value, list):
-            value[:] = [guarded(item) if isinstance(getattr(item, "path", None), str) else item for item in value]
 
 
 def parse(html: str):
