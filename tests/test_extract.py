@@ -251,22 +251,88 @@ def test_json_ld_authors_are_trafilaturas():
     assert metadata.json_authors(entries, JSON_AUTHOR_1) == "; ".join(reporters)
 
 
-def test_bylines_are_trafilaturas():
-    """metadata.author_of finds the author trafilatura's extract_author finds, reading the page as it is
-    instead of a pruned copy: on pages where a removed element (a date, a figure, comments) sits inside
-    the byline and its tail joins the text before it, on a page whose <rel> child decides, on a tree
-    whose root would be removed were it below the root, and on 3,000
-    pages made at random of the elements and attributes the XPaths test, parsed both as trafilatura
-    parses (no comments) and with their comments kept."""
+# Every value the author and author-discard XPaths test, each alternative of their patterns, and near misses.
+_BYLINE_TAGS = ["a", "address", "div", "link", "p", "span", "strong", "h3", "h4", "section", "time", "figure",
+                "author", "li", "b", "h2"]
+_BYLINE_ATTRIBUTES = {
+    "class": ["author", "Author", "author-name", "authorname", "AuthorName", "authorName", "byline", "Byline", "BYLINE",
+              "username", "byl", "BBL", "channel-name", "zuozhe", "bianji", "xiaobian", "submitted-by", "posted-by",
+              "journalist-name", "screenname", "writer", "comments", "Comments", "x comments", "commentlist",
+              "comment-list", "comments-list", "title", "date", "sidebar", "is-hidden", "quote", "embedly-instagram",
+              "article-share", "article-support", "print", "category", "meta-date", "meta-reviewer", "x", "", " "],
+    "id": ["author", "Author", "x-author", "zuozhe", "bianji", "xiaobian", "comments", "comments-x", "x comments",
+           "commentlist", "comment-list", "ProductReviews", "x", ""],
+    "itemprop": ["author", "author name", "x author", "Author"],
+    "data-component": ["Byline", "xByline", "Figure", "figure"],
+    "rel": ["author", "me", "x"],
+    "data-testid": ["AuthorCard", "AuthorURL", "x"],
+}
+_BYLINE_WORDS = ["By", "Ann", "Lee", " Bo Li ", "12.03", " ", "", "Redaksjonen og NTB", "x" * 130]
+
+
+def _byline_page(rng, depth: int = 0) -> str:
+    """A page (or, below depth 0, an element) made at random of what the byline XPaths test."""
+    if depth == 0:
+        return "<html><body>" + "".join(_byline_page(rng, 1) for _ in range(rng.randint(1, 4))) + "</body></html>"
+    tag = rng.choice(_BYLINE_TAGS)
+    attributes = "".join(f' {name}="{rng.choice(values)}"' for name, values in _BYLINE_ATTRIBUTES.items()
+                         if rng.random() < 0.2)
+    inner = rng.choice(_BYLINE_WORDS)
+    for _ in range(rng.randint(0, 3) if depth < 5 else 0):
+        inner += (_byline_page(rng, depth + 1) if rng.random() < 0.85 else "<!--c-->") + rng.choice(_BYLINE_WORDS)
+    return f"<{tag}{attributes}>{inner}</{tag}>"
+
+
+def test_the_byline_walk_finds_what_trafilaturas_xpaths_find():
+    """xpaths.author_walk finds, per author XPath of trafilatura's, the same elements in the same order,
+    and the same elements to remove as its discard XPaths (the root apart: it is never removed), on
+    4,000 pages made at random of every value the XPaths test; the XPaths are the ones it was written for."""
     import random
 
-    import lxml.html
-    from trafilatura.metadata import extract_author
+    from trafilatura.xpaths import AUTHOR_DISCARD_XPATHS, AUTHOR_XPATHS
 
-    from warc2corpus.text import metadata, xpaths
+    from warc2corpus.text import xpaths
 
     extract.parse("<html></html>")  # trafilatura's XPaths guarded, as in a run
     assert xpaths.author_xpaths_unchanged()
+    rng = random.Random(31)
+    found = [0, 0, 0, 0]
+    for _ in range(4000):
+        tree = extract.parse(_byline_page(rng))
+        walked, removed = xpaths.author_walk(tree)
+        for n, (expression, ours) in enumerate(zip(AUTHOR_XPATHS, walked)):
+            theirs = expression(tree)
+            assert ours == theirs, (n, etree_text(tree))
+            found[n] += len(theirs)
+        theirs = {e for expression in AUTHOR_DISCARD_XPATHS for e in expression(tree)} - {tree}
+        assert removed == theirs, etree_text(tree)
+        found[3] += len(theirs)
+    assert min(found) > 1000
+
+
+def etree_text(tree) -> str:
+    from lxml import etree
+
+    return etree.tostring(tree, encoding="unicode")
+
+
+def test_bylines_are_trafilaturas():
+    """metadata.author_of finds the author trafilatura's extract_author finds, reading the page as it is
+    instead of a pruned copy: on pages where a removed element (a date, a figure, comments) sits inside
+    the byline and its tail joins the text before it, on a page whose <rel> child decides, on trees
+    whose root would be removed were it below the root (an element, a <figure> page, an element tree),
+    on an entity inside a byline, on a byline nested deeper than Python's recursion, and on 3,000 pages
+    made at random of what the XPaths test, parsed both as trafilatura parses (no comments) and with
+    their comments kept, and read whole or from one of their elements."""
+    import random
+
+    import lxml.html
+    from lxml import etree
+    from trafilatura.metadata import extract_author
+
+    from warc2corpus.text import metadata
+
+    extract.parse("<html></html>")  # trafilatura's XPaths guarded, as in a run
     joined = ('<html><body><div class="byline">By<time>today</time>Ann<span class="date">x</span>'
               '<span class="date">y</span>Lee</div></body></html>')
     assert metadata.author_of(extract.parse(joined)) == extract_author(extract.parse(joined)) == "ByAnnLee"
@@ -274,34 +340,35 @@ def test_bylines_are_trafilaturas():
     assert metadata.author_of(extract.parse(inside_removed)) == "Bo Li"
     rel = '<html><body><span><rel>me</rel>Ann Lee</span></body></html>'
     assert metadata.author_of(extract.parse(rel)) == extract_author(extract.parse(rel))
-    # the tree's own root is never removed (trafilatura's discard XPath reads below it)
-    fragment = lxml.html.fragment_fromstring('<div class="comments"><span class="author">Ann Lee</span></div>')
-    assert metadata.author_of(fragment) == extract_author(fragment) == "Ann Lee"
-
-    tags = ["div", "span", "p", "a", "section", "time", "figure", "strong", "h3", "author", "link", "address", "li"]
-    attributes = [("class", ["author", "byline", "comments", "title", "date", "x sidebar", "author-name", "AuthorName",
-                             "quote", "byl", ""]),
-                  ("id", ["author", "comments", "commentlist", "x-author", ""]), ("itemprop", ["author", "author name"]),
-                  ("data-component", ["Byline", "Figure"]), ("rel", ["author", "me"]), ("data-testid", ["AuthorCard"])]
-    words = ["By", "Ann", "Lee", " Bo Li ", "12.03", " ", "", "Redaksjonen og NTB", "x" * 130]
-
-    def element(rng, depth):
-        tag = rng.choice(tags)
-        attrs = "".join(f' {name}="{rng.choice(values)}"' for name, values in attributes if rng.random() < 0.25)
-        inner = rng.choice(words)
-        for _ in range(rng.randint(0, 3) if depth < 4 else 0):
-            inner += (element(rng, depth + 1) if rng.random() < 0.85 else "<!--c-->") + rng.choice(words)
-        return f"<{tag}{attrs}>{inner}</{tag}>"
+    # trafilatura deletes what it removes from its parent: the root of its copy, which has none, stays
+    comments = lxml.html.fragment_fromstring('<div class="comments"><span class="author">Ann Lee</span></div>')
+    figure = extract.parse('<figure><span class="author">Ann Lee</span><span>x</span></figure>')
+    assert figure.tag == "figure"
+    for tree in (comments, figure, etree.ElementTree(comments)):
+        assert metadata.author_of(tree) == extract_author(tree) == "Ann Lee"
+    # an entity reads as its text (itertext), also where a removed element's tail joins it
+    entity = extract.parse('<html><body><div class="byline">Ann<span class="date">d</span>Lee</div></body></html>')
+    byline = entity.find(".//div")
+    byline.insert(0, etree.Entity("amp"))
+    byline[0].tail = "x"
+    assert metadata.author_of(entity) == extract_author(entity)
+    deep = etree.Element("div", {"class": "byline"})
+    deep.text, inner = "Ann", deep
+    for _ in range(1100):
+        inner = etree.SubElement(inner, "span")
+    etree.SubElement(inner, "time").tail = "Lee"
+    assert metadata.author_of(deep) == extract_author(deep)
 
     rng = random.Random(30)
     found = 0
     for _ in range(3000):
-        html = "<html><body>" + "".join(element(rng, 0) for _ in range(rng.randint(1, 4))) + "</body></html>"
+        html = _byline_page(rng)
         for tree in (extract.parse(html), lxml.html.fromstring(html)):
-            theirs = extract_author(tree)
-            assert metadata.author_of(tree) == theirs, html
-            found += theirs is not None
-    assert found > 1000
+            for read in (tree, rng.choice(list(tree.iter(etree.Element)))):
+                theirs = extract_author(read)
+                assert metadata.author_of(read) == theirs, etree_text(read)
+                found += theirs is not None
+    assert found > 2000
 
 
 def test_the_c_level_element_lookup_changes_no_text(samples, monkeypatch):

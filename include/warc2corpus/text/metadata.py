@@ -61,24 +61,25 @@ def author_of(tree) -> str | None:
 
     Those five XPaths test each element's name and attributes, four of them with EXSLT regular
     expressions that lxml calls back into Python for every element: 1.5-1.8 ms each on a news page.
-    Here one walk over the elements tests them all (:func:`xpaths.author_walk`, the XPaths' own text
-    beside it) and the page is not copied: an element is found on the pruned copy if and only if it is found
-    here outside every removed element, and its text is read as the pruning leaves it
-    (:func:`_text_outside`). The XPaths are compared with trafilatura's at first use; should its
-    version hold others, or the page a ``<rel>`` element (the one test of a child's text), the page is
-    read trafilatura's way."""
+    Here one walk over the elements tests them all (:func:`xpaths.author_walk`) and the page is not
+    copied: an element is found on the pruned copy if and only if it is found here outside every
+    removed element, and its text is read as the pruning leaves it (:func:`_text_outside`). Should
+    trafilatura's version hold other XPaths than the walk was written for, or the page a ``<rel>``
+    element (the one test of a child's text), the page is read trafilatura's way."""
     from trafilatura.metadata import extract_author, normalize_authors
     from trafilatura.utils import trim
 
     if not xpaths.author_xpaths_unchanged() or tree.find(".//rel") is not None:
         return extract_author(tree)
     found, removed = xpaths.author_walk(tree)
+    holding = None  # the elements that hold a removed one
     for candidates in found:
         for element in candidates:
             if element in removed or any(a in removed for a in element.iterancestors()):
                 continue
-            inside = any(any(a is element for a in r.iterancestors()) for r in removed)
-            text = trim(" ".join(_text_outside(element, removed) if inside else element.itertext()))
+            if holding is None:
+                holding = {a for r in removed for a in r.iterancestors()}
+            text = trim(" ".join(_text_outside(element, removed) if element in holding else element.itertext()))
             if text and 2 < len(text) < 120:
                 return normalize_authors(None, text)
     return None
@@ -89,22 +90,29 @@ def _text_outside(element, removed: set) -> list[str]:
     trafilatura deletes them (``delete_element``): each one's tail joined to the text before it (its
     previous sibling's tail, or its parent's text), not read as a text of its own. Pieces are joined
     with a space and spaces collapsed by the caller, so only where one piece ends and the next begins
-    matters (empty pieces do not)."""
+    matters (empty pieces do not). Depth first with a stack of its own (a tree built in code may
+    nest deeper than Python's recursion)."""
+    from lxml import etree
+
     pieces: list[str] = []
-
-    def walk(node) -> None:
-        before = node.text or ""
-        for child in node:
-            if child in removed:
-                before += child.tail or ""
-                continue
-            pieces.append(before)
-            if isinstance(child.tag, str):   # comments and processing instructions: only their tails
-                walk(child)
-            before = child.tail or ""
-        pieces.append(before)
-
-    walk(element)
+    # Per open element: its remaining children, and the text read since its last piece ended.
+    stack = [(iter(element), [element.text or ""])]
+    while stack:
+        children, before = stack[-1]
+        child = next(children, None)
+        if child is None:
+            pieces.append(before[0])
+            stack.pop()
+            continue
+        if child in removed:
+            before[0] += child.tail or ""
+            continue
+        pieces.append(before[0])
+        before[0] = child.tail or ""    # read once the child's own pieces are
+        if isinstance(child.tag, str):
+            stack.append((iter(child), [child.text or ""]))
+        elif child.tag is etree.Entity:     # an entity reads as its text; comments and processing
+            pieces.append(child.text or "")  # instructions only as their tails
     return pieces
 
 

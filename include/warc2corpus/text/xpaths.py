@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lxml import etree
-
 _EXSLT = {"re": "http://exslt.org/regular-expressions"}
 # An EXSLT regular-expression test of attributes in an XPath: re:test(@class, 'pattern'[, 'flags']).
 _RE_TEST = re.compile(r"re:test\((@[\w-]+(?:\|@[\w-]+)*),\s*'([^']*)'(?:,\s*'([a-z]*)')?\)")
@@ -50,7 +48,8 @@ def guard_all() -> None:
             value[:] = [guarded(item) if isinstance(getattr(item, "path", None), str) else item for item in value]
 
 
-# trafilatura's AUTHOR_XPATHS and AUTHOR_DISCARD_XPATHS (2.3.1), spaces collapsed, as author_walk tests them.
+# trafilatura's AUTHOR_XPATHS and AUTHOR_DISCARD_XPATHS (2.3.1), spaces collapsed: what author_walk tests
+# (tests/test_extract.py holds the two equal on pages made of every value they test).
 _AUTHOR_XPATHS = (
     "//*[self::a or self::address or self::div or self::link or self::p or self::span or self::strong][ "
     "@rel='author' or @id='author' or @class='author' or @itemprop='author name' or rel='me' or "
@@ -116,17 +115,21 @@ _TAGS_DISCARD = frozenset(("a", "div", "section", "span"))
 
 
 def author_walk(tree) -> tuple[tuple[list, list, list], set]:
-    """What each of trafilatura's author XPaths finds in ``tree`` (in document order), and what its
-    author-discard XPaths remove, as run on a copy of ``tree`` (``//`` is ``tree`` and below, ``.//``
-    below it); a ``<rel>`` child's text (``rel='me'``) is not tested: see ``metadata.author_of``."""
+    """What each of trafilatura's author XPaths finds in ``tree`` (an element or an element tree; in
+    document order), and what its author-discard XPaths remove, as ``extract_author`` runs them on a
+    copy of ``tree``: ``//`` reads the copy's root and below, and the root is never removed
+    (``delete_element`` leaves an element without a parent where it is). A ``<rel>`` child's text
+    (``rel='me'``) is not tested: see ``metadata.author_of``."""
+    from lxml import etree
 
+    root = tree.getroot() if isinstance(tree, etree._ElementTree) else tree
     first: list = []
     second: list = []
     third: list = []
     removed = set()
-    for element in tree.iter(etree.Element):
+    for element in root.iter(etree.Element):
         tag, get = element.tag, element.get
-        if tag == "time" or tag == "figure":
+        if (tag == "time" or tag == "figure") and element is not root:
             removed.add(element)
         cls, ident, itemprop, component = get("class"), get("id"), get("itemprop") or "", get("data-component") or ""
         class_1, class_2, class_3, class_discard = _class_tests(cls) if cls else _NO_CLASS
@@ -139,7 +142,7 @@ def author_walk(tree) -> tuple[tuple[list, list, list], set]:
             second.append(element)
         if "Byline" in component or "author" in itemprop or id_3 or class_3:
             third.append(element)
-        if tag in _TAGS_DISCARD and element is not tree and (
+        if tag in _TAGS_DISCARD and element is not root and (
                 ident == "comments" or cls in ("comments", "title", "date") or id_discard or class_discard
                 or "Figure" in component):
             removed.add(element)
