@@ -443,9 +443,21 @@ def timed(command: list[str], env: dict[str, str], log: Path) -> Pass:
     return Pass(seconds, usage.ru_maxrss / 1024, tree_peak[0] / 2**20, stdout)
 
 
+# `warc2corpus -v run`'s log lines of its phases: "extract: 4 files in 26.9 s", "autocat and allow-list in 0.4 s", ...
+PHASE = re.compile(r"INFO \S+ (extract|autocat and allow-list|filter, deduplicate, load|naturalness, near-duplicates, "
+                   r"research index)(?::.*?)? in ([0-9.]+) s")
+
+
+def phases(log: str) -> str:
+    """The phases' seconds a `warc2corpus -v run` logged ("extract 26.9 s, ..."); says so when it
+    logged none (its messages changed: stages/run.py writes them)."""
+    found = PHASE.findall(log)
+    return ", ".join(f"{name} {float(took):.1f} s" for name, took in found) if found else "(no phase in the log)"
+
+
 def run_ours(warc: Path, corpus: Corpus, hosts: list[str], log: Path) -> tuple[Pass, dict]:
     env = corpus.fresh(hosts)
-    result = timed([str(OURS), "run", str(warc), "--crawl-job", "bench-peer"], env, log)
+    result = timed([str(OURS), "-v", "run", str(warc), "--crawl-job", "bench-peer"], env, log)
     stats = corpus.stats(env)
     # Dropped at once: a pass's database left behind keeps the server busy (autovacuum, checkpoints)
     # on the benchmark's core during the passes after it (ours slowed by a third over three passes).
@@ -597,7 +609,7 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
         corpus.drop_all()
     fixed = {side: statistics.median(times) for side, times in startup.items()}
 
-    rows, passes = [], {"ours": [], "DataTrove": []}
+    rows, passes, our_phases = [], {"ours": [], "DataTrove": []}, []
     for i in range(args.repeats):
         result, outcome = run_peer(python, warc, workdir, logs / f"peer-{i}.log")
         passes["DataTrove"].append(result)
@@ -611,6 +623,7 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
         if held_back:
             fail(f"the allow-list held pages back, so the passes are not comparable: {held_back}")
         rows.append((i + 1, "ours", result, f"{stats['documents']} loaded"))
+        our_phases.append(phases((logs / f"ours-{i}.log").read_text(encoding="utf-8", errors="replace")))
 
     def rate(seconds: float) -> float:
         return n_pages / seconds
@@ -629,6 +642,10 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
     for number, side, result, output in rows:
         print(f"{number:>4}  {side:<9} {result.seconds:>8.2f} {rate(result.seconds):>7.2f} "
               f"{rate_excl(side, result.seconds):>15.2f} {result.max_rss_mb:>12.0f} {result.tree_pss_mb:>12.0f}  {output}")
+    print("\nour passes by phase, as the run logs them (the models load in extract; the rest of a pass is the "
+          "interpreter, the imports and the run's bookkeeping):")
+    for number, line in enumerate(our_phases, 1):
+        print(f"{number:>4}  {line}")
 
     median = {side: statistics.median(rate(p.seconds) for p in ps) for side, ps in passes.items()}
     median_excl = {side: statistics.median(rate_excl(side, p.seconds) for p in ps) for side, ps in passes.items()}

@@ -19,7 +19,6 @@ idle machine (a few minutes).
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import subprocess
 import sys
@@ -33,11 +32,7 @@ import psutil
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
-# run_files' log lines: "extract: 4 files in 26.9 s", "autocat and allow-list in 0.4 s", ...
-PHASE = re.compile(r"INFO \S+ (extract|autocat and allow-list|filter, deduplicate, load|naturalness, near-duplicates, "
-                   r"research index)(?::.*?)? in ([0-9.]+) s")
-
-from bench_peer import OURS, Corpus, load_pages, samples_dir, write_warc  # noqa: E402
+from bench_peer import OURS, Corpus, load_pages, phases, samples_dir, write_warc  # noqa: E402
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
@@ -68,8 +63,7 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     sampler.join()
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {child.returncode}:\n{err[-3000:]}")
-    phases = [f"{name} {float(took):.1f} s" for name, took in PHASE.findall(err)]
-    return seconds, peak[0] / 2**20, ", ".join(phases)
+    return seconds, peak[0] / 2**20, phases(err)
 
 
 def main() -> None:
@@ -99,10 +93,10 @@ def main() -> None:
         for repeat in range(1, args.repeats + 1):
             for workers in (1, 2):
                 env = corpus.fresh(hosts)
-                took, rss, phases = timed([str(OURS), "-v", "run", *map(str, warcs), "--crawl-job", "workers",
+                took, rss, by_phase = timed([str(OURS), "-v", "run", *map(str, warcs), "--crawl-job", "workers",
                                            "--workers", str(workers)], env)
                 seconds[workers].append(took)
-                print(f"{repeat:>4}  {workers:>7}  {took:>8.1f}  {n_pages / took:>7.1f}  {rss:>11.0f}  {phases}")
+                print(f"{repeat:>4}  {workers:>7}  {took:>8.1f}  {n_pages / took:>7.1f}  {rss:>11.0f}  {by_phase}")
         memory = {}
         for name, warc in (("short", short), ("4x longer", long_)):
             env = corpus.fresh(hosts)
