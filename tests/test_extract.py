@@ -302,15 +302,15 @@ def test_the_byline_walk_finds_what_trafilaturas_xpaths_find():
         walked, removed = xpaths.author_walk(tree)
         for n, (expression, ours) in enumerate(zip(AUTHOR_XPATHS, walked)):
             theirs = expression(tree)
-            assert ours == theirs, (n, etree_text(tree))
+            assert ours == theirs, (n, _html_of(tree))
             found[n] += len(theirs)
         theirs = {e for expression in AUTHOR_DISCARD_XPATHS for e in expression(tree)} - {tree}
-        assert removed == theirs, etree_text(tree)
+        assert removed == theirs, _html_of(tree)
         found[3] += len(theirs)
     assert min(found) > 1000
 
 
-def etree_text(tree) -> str:
+def _html_of(tree) -> str:
     from lxml import etree
 
     return etree.tostring(tree, encoding="unicode")
@@ -366,7 +366,7 @@ def test_bylines_are_trafilaturas():
         for tree in (extract.parse(html), lxml.html.fromstring(html)):
             for read in (tree, rng.choice(list(tree.iter(etree.Element)))):
                 theirs = extract_author(read)
-                assert metadata.author_of(read) == theirs, etree_text(read)
+                assert metadata.author_of(read) == theirs, _html_of(read)
                 found += theirs is not None
     assert found > 2000
 

@@ -69,9 +69,10 @@ def author_of(tree) -> str | None:
     from trafilatura.metadata import extract_author, normalize_authors
     from trafilatura.utils import trim
 
-    if not xpaths.author_xpaths_unchanged() or tree.find(".//rel") is not None:
+    walked = xpaths.author_walk(tree) if xpaths.author_xpaths_unchanged() else None
+    if walked is None:
         return extract_author(tree)
-    found, removed = xpaths.author_walk(tree)
+    found, removed = walked
     holding = None  # the elements that hold a removed one
     for candidates in found:
         for element in candidates:

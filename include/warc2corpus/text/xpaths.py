@@ -114,12 +114,13 @@ _TAGS_2 = frozenset(("a", "div", "h3", "h4", "p", "span"))
 _TAGS_DISCARD = frozenset(("a", "div", "section", "span"))
 
 
-def author_walk(tree) -> tuple[tuple[list, list, list], set]:
+def author_walk(tree) -> tuple[tuple[list, list, list], set] | None:
     """What each of trafilatura's author XPaths finds in ``tree`` (an element or an element tree; in
     document order), and what its author-discard XPaths remove, as ``extract_author`` runs them on a
     copy of ``tree``: ``//`` reads the copy's root and below, and the root is never removed
-    (``delete_element`` leaves an element without a parent where it is). A ``<rel>`` child's text
-    (``rel='me'``) is not tested: see ``metadata.author_of``."""
+    (``delete_element`` leaves an element without a parent where it is). None when the tree holds a
+    ``<rel>`` element: the first XPath tests a ``<rel>`` child's text (``rel='me'``), which the walk
+    does not."""
     from lxml import etree
 
     root = tree.getroot() if isinstance(tree, etree._ElementTree) else tree
@@ -129,6 +130,8 @@ def author_walk(tree) -> tuple[tuple[list, list, list], set]:
     removed = set()
     for element in root.iter(etree.Element):
         tag, get = element.tag, element.get
+        if tag == "rel":
+            return None
         if (tag == "time" or tag == "figure") and element is not root:
             removed.add(element)
         cls, ident, itemprop, component = get("class"), get("id"), get("itemprop") or "", get("data-component") or ""
