@@ -85,6 +85,25 @@ def test_extract_prints_one_json_line_per_file(capsys, tmp_path):
     assert first["language"] == "nno" and first["published"] == "2024-02-28"
     assert first["title"] and len(first["paragraphs"]) >= 4
     assert first["text"] == "\n".join(first["paragraphs"])
+    assert "dropped_paragraphs" not in first
+
+
+def test_extract_shows_each_dropped_paragraph_with_its_reason(capsys, tmp_path):
+    page = tmp_path / "side.html"
+    story = "".join(f"<p>Kommunestyret vedtok i kveld den nye planen for sentrum, sak nummer {n} av mange i år.</p>"
+                    for n in range(6))
+    page.write_text(f"<html><head><title>Ny plan</title></head><body><article><h1>Ny plan</h1>{story}"
+                    "<p>Meld deg på nyhetsbrevet vårt</p><h2>3 kommentarer</h2><p>Helt enig med ordføreren!</p>"
+                    "</article></body></html>")
+    code, out, _ = run_cli(capsys, "extract", "--show-dropped", str(page))
+    assert code == 0
+    result = json.loads(out)
+    assert {"reason": "comments", "text": "3 kommentarer"} in result["dropped_paragraphs"]
+    assert {"reason": "boilerplate", "text": "Meld deg på nyhetsbrevet vårt"} in result["dropped_paragraphs"]
+    counted = {}
+    for row in result["dropped_paragraphs"]:
+        counted[row["reason"]] = counted.get(row["reason"], 0) + 1
+    assert counted == result["dropped"]
 
 
 def test_extract_reports_unreadable_files(capsys, tmp_path):

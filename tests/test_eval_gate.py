@@ -165,6 +165,24 @@ def test_other_page_sets_are_measured_without_pins(tmp_path, capsys):
     assert "body.scrapinghub.f1: no longer measured" in capsys.readouterr().out
 
 
+def test_what_each_cleaning_rule_dropped_is_weighed_against_the_truth():
+    """Per reason, the dropped paragraphs' words the truth holds beyond our kept text (recall lost) and
+    the others (precision won): a line the truth holds once and we keep once costs nothing when its
+    copy goes; the truth's words are consumed as they are counted."""
+    truth = "Det blåser kraftig i dag . Det blåser kraftig i dag . Ferja går ikke"
+    result = evaluation.Result("Det blåser kraftig i dag .", None, dropped=[
+        ("repeated", "Det blåser kraftig i dag ."), ("repeated", "Det blåser kraftig i dag ."),
+        ("boilerplate", "Meld deg på nyhetsbrevet"), ("links", "Ferja går ikke i dag")])
+    assert evaluation.dropped_words([truth], [result]) == {
+        "boilerplate": {"paragraphs": 1, "truth_words": 0, "other_words": 4},
+        "links": {"paragraphs": 1, "truth_words": 3, "other_words": 2},
+        "repeated": {"paragraphs": 2, "truth_words": 6, "other_words": 6}}
+    # A set whose truth lost its non-ASCII characters ("Sjø er blått" written "Sj er bltt") scores ours so too.
+    ascii_only = evaluation.dropped_words(["Sj er bltt"], [evaluation.Result("", None, dropped=[("links", "Sjø er blått")])],
+                                          lambda text: evaluation._NOT_ASCII.sub("", text))
+    assert ascii_only == {"links": {"paragraphs": 1, "truth_words": 3, "other_words": 0}}
+
+
 def test_page_changes_count_pages_better_and_worse_and_name_the_worse():
     report = evaluation.Report()
     report.details = {"body.l3s_gn1.pages": {"a": 0.95, "b": 0.80, "c": 0.5, "d": 0.9},

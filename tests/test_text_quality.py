@@ -187,15 +187,37 @@ def test_hosts_followed_at_once_are_bounded_the_longest_unseen_goes_first(monkey
 # --- cleaning rules ---------------------------------------------------------------------------------
 
 def test_cleaning_rules_count_what_they_drop():
-    dropped = Counter()
+    dropped, removed = Counter(), []
     kept = extract.clean_paragraphs(
         ["Rekord på Holmenkollen", "- Over sytti tusen tilskuere fant veien til bakken lørdag.",
          "Foto: Ola Nordmann / NTB", "Meld deg på nyhetsbrevet vårt", "Externer Inhalt", "Externer Inhalt",
          "Slik vant hun gullet i Lahti etter en dramatisk avslutning", "– Det var helt fantastisk, sier hun."],
         title="Rekord på Holmenkollen", anchors={extract._key("Slik vant hun gullet i Lahti etter en dramatisk avslutning")},
-        dropped=dropped)
+        dropped=dropped, removed=removed)
     assert kept == ["Over sytti tusen tilskuere fant veien til bakken lørdag.", "– Det var helt fantastisk, sier hun."]
     assert dropped == {"title": 1, "credit": 1, "boilerplate": 1, "repeated": 2, "links": 1}
+    assert removed == [("title", "Rekord på Holmenkollen"), ("credit", "Foto: Ola Nordmann / NTB"),
+                       ("boilerplate", "Meld deg på nyhetsbrevet vårt"), ("repeated", "Externer Inhalt"),
+                       ("repeated", "Externer Inhalt"),
+                       ("links", "Slik vant hun gullet i Lahti etter en dramatisk avslutning")]
+
+
+def test_every_dropped_paragraph_is_kept_with_its_reason(extractor):
+    """The extraction hands on each paragraph it dropped with the reason counted for it: the cleaning's,
+    the template's, naturalness' and the end of the text (a comment section); only whole articles taken
+    off the page before extraction are counted alone."""
+    comments = "<h2>3 kommentarer</h2><p>Helt enig, dette er en skandale for hele bygda vår!</p>"
+    for topic in TOPICS[:5]:
+        code = f"function(e){{var t=e.{topic}_x;if(t&&t.x_91)return!0}}"  # each page its own: no template
+        page = site_page(topic).replace("</article>", f"<p>{code}</p>{comments}</article>")
+        result = extractor(page, site_url(topic))
+        reasons = Counter(reason for reason, _ in result.dropped_paragraphs)
+        assert reasons == Counter({k: v for k, v in result.dropped.items() if k != "other_article"}), topic
+        assert ("comments", "3 kommentarer") in result.dropped_paragraphs, topic
+        if topic == TOPICS[0]:
+            assert ("unnatural", code) in result.dropped_paragraphs
+        assert not set(result.paragraphs) & {text for _, text in result.dropped_paragraphs}
+    assert ("template", SERIES[0]) in result.dropped_paragraphs
 
 
 STORY = ["Kommunestyret vedtok torsdag å legge ned to av de fire skolene i bygda fra neste høst.",

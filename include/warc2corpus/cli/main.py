@@ -301,6 +301,9 @@ def cmd_extract(args) -> None:
                   "published": page.published, "language": language.identify(text),
                   "page_type": page.page_type, "dropped": page.dropped,
                   "paragraphs": page.paragraphs, "text": text}
+        if args.show_dropped:
+            result["dropped_paragraphs"] = [{"reason": reason, "text": paragraph}
+                                            for reason, paragraph in page.dropped_paragraphs]
         if source.capture or source.kind != "page":
             result["wayback"] = {"url": args.url, "kind": source.kind,
                                  "capture_time": source.capture.capture_time.isoformat() if source.capture else None}
@@ -427,6 +430,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text + " (plain or .gz), one JSON line each")
         sub.add_argument("files", nargs="+", metavar="FILE")
         sub.add_argument("--url", help="the page's URL")
+        if name == "extract":
+            sub.add_argument("--show-dropped", action="store_true",
+                             help="also each paragraph of trafilatura's text that was dropped, with its reason")
         sub.set_defaults(handler=handler)
 
     evaluate = commands.add_parser("eval", help="the quality gate: our figures on ../shared/samples beside "

@@ -288,6 +288,7 @@ class Result:
     text: str
     date: str | None
     page_type: str | None = None
+    dropped: list[tuple[str, str]] = field(default_factory=list)  # (reason, paragraph) our cleaning dropped
 
 
 def ours(page: Page) -> Result:
@@ -296,7 +297,8 @@ def ours(page: Page) -> Result:
     from warc2corpus.text import extract, naturalness
 
     document = extract.extract(page.html, page.url, naturalness=naturalness.seed_model())
-    return Result("\n".join(document.paragraphs), document.published, document.page_type)
+    return Result("\n".join(document.paragraphs), document.published, document.page_type,
+                  document.dropped_paragraphs)
 
 
 def trafilatura_alone(page: Page) -> Result:
@@ -350,10 +352,31 @@ def _body(report: Report, label: str, pages: list[Page], results: list[Result], 
     for i, measure in enumerate(("precision", "recall", "f1")):
         report.add(f"body.{label}.{measure}", mean(s[i] for s in ours_prf), mean(s[i] for s in alone_prf))
     report.details[f"body.{label}.pages"] = {p.name: round(s[2], 4) for p, s in zip(pages, ours_prf)}
+    report.details[f"dropped.{label}"] = dropped_words([scored(p.body) for p in pages], results, scored)
     norwegian = [(p, s, a) for p, s, a in zip(pages, ours_prf, alone_prf) if p.norwegian]
     if norwegian:
         report.add(f"body.{label}.norwegian_min_f1", min(s[2] for _, s, _ in norwegian),
                    min(a[2] for _, _, a in norwegian))
+
+
+def dropped_words(truths: list[str], results: list[Result], scored: Callable[[str], str] = str) -> dict:
+    """What each cleaning rule cost and saved on a set: per reason, the paragraphs it dropped, the words
+    of them the truth holds (``truth_words``: recall lost) and the others (``other_words``: precision
+    won). A dropped paragraph's words count as the truth's only up to what the truth holds beyond our
+    kept text (a line the truth has once and we keep once is no loss when its copy is dropped); words
+    are the whitespace tokens the token measures count, ``scored`` as the set scores them."""
+    rules: dict[str, Counter] = {}
+    for truth, result in zip(truths, results):
+        available = Counter(truth.split()) - Counter(scored(result.text).split())
+        for reason, paragraph in result.dropped:
+            words = Counter(scored(paragraph).split())
+            found = words & available
+            available -= found
+            tally = rules.setdefault(reason, Counter())
+            tally["paragraphs"] += 1
+            tally["truth_words"] += sum(found.values())
+            tally["other_words"] += sum(words.values()) - sum(found.values())
+    return {reason: dict(tally) for reason, tally in sorted(rules.items())}
 
 
 def _dates(report: Report, label: str, pages: list[Page], results: list[Result], alone: list[Result]) -> list:
@@ -618,6 +641,16 @@ def format_report(report: Report, pins: dict[str, float] | None = None) -> str:
             table = [(truth, *[row.get(c, 0) for c in columns]) for truth, row in matrix.items() if row]
             lines.append(f"  {who}:")
             lines.extend("    " + line for line in format_table(("truth", *columns), table).splitlines())
+    dropped = {key[len("dropped."):]: rules for key, rules in report.details.items()
+               if key.startswith("dropped.") and rules}
+    if dropped:
+        lines.append("")
+        lines.append("what the cleaning dropped, per set and reason: paragraphs, and their words the truth holds "
+                     "(recall lost) / does not hold (precision won)")
+        reasons = sorted({reason for rules in dropped.values() for reason in rules})
+        table = [(label, *[f"{rules[r]['paragraphs']}: {rules[r]['truth_words']} / {rules[r]['other_words']}"
+                           if r in rules else "-" for r in reasons]) for label, rules in dropped.items()]
+        lines.extend("  " + line for line in format_table(("set", *reasons), table).splitlines())
     pagetypes = report.details.get("pagetype.fundus")
     if pagetypes:
         lines.append("")

@@ -60,6 +60,9 @@ class Extracted:
     page_type: str | None = None
     dropped: dict[str, int] = field(default_factory=dict)  # paragraphs dropped, by reason
     source: str | None = None      # "trafilatura", "template" (the fallback), or None: no text
+    # The paragraphs of trafilatura's text that were dropped, as (reason, paragraph), in order: every
+    # count of ``dropped`` but ``other_article`` (whole articles removed from the page before extraction).
+    dropped_paragraphs: list[tuple[str, str]] = field(default_factory=list)
 
 
 LAYOUT_CELL_WORDS = 25  # a table cell holding a paragraph of prose makes its row layout
@@ -350,12 +353,15 @@ def _legal_notices(paragraphs: list[str]) -> set[int]:
 
 
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
-                     dropped: Counter) -> list[str]:
-    """The general rules of the module docstring; ``dropped`` counts what went, by reason."""
+                     dropped: Counter, removed: list[tuple[str, str]] | None = None) -> list[str]:
+    """The general rules of the module docstring; ``dropped`` counts what went, by reason, and
+    ``removed`` (when given) receives each paragraph that went with its reason."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
     end = _end_of_text(paragraphs, anchors)
     if end is not None:
         dropped[end[1]] += len(paragraphs) - end[0]
+        if removed is not None:
+            removed.extend((end[1], paragraph) for paragraph in paragraphs[end[0]:])
         paragraphs = paragraphs[:end[0]]
     counts = Counter(_key(p) for p in paragraphs)
     title_key = _key(title or "")
@@ -388,6 +394,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             kept_keys.add(key)
             continue
         dropped[reason] += 1
+        if removed is not None:
+            removed.append((reason, paragraph))
     return kept
 
 
@@ -448,10 +456,16 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     title = found.title
     paragraphs = split_paragraphs(_text(document))
     source = "trafilatura" if paragraphs else None
-    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped)
+    removed: list[tuple[str, str]] = []
+    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped, removed=removed)
 
     if template is not None:
-        kept = [p for p in paragraphs if not template.is_template_text(p)]
+        kept = []
+        for paragraph in paragraphs:
+            if template.is_template_text(paragraph):
+                removed.append(("template", paragraph))
+            else:
+                kept.append(paragraph)
         dropped["template"] += len(paragraphs) - len(kept)
         paragraphs = kept
         if not paragraphs and source is None:
@@ -462,7 +476,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
         from warc2corpus.text import naturalness as natural
 
         model = naturalness or natural.seed_model()
-        paragraphs, unnatural = model.filter(paragraphs)
+        paragraphs, unnatural = model.filter(paragraphs, removed)
         dropped.update(unnatural)
 
     # Size in words; scripts without spaces between words (Chinese, Japanese) count a word per 5 characters.
@@ -475,6 +489,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
         page_type=pagetype.of_page(tree, url, title, n_words, links.words, links.headlines),
         dropped={k: v for k, v in dropped.items() if v},
         source=source if paragraphs else None,
+        dropped_paragraphs=removed,
     )
 
 

@@ -251,13 +251,17 @@ class Model:
             return "unnatural"
         return None
 
-    def filter(self, paragraphs: list[str]) -> tuple[list[str], Counter]:
-        """The natural (or protected) paragraphs, and the dropped ones counted by reason."""
+    def filter(self, paragraphs: list[str],
+               removed: list[tuple[str, str]] | None = None) -> tuple[list[str], Counter]:
+        """The natural (or protected) paragraphs, and the dropped ones counted by reason (and, when
+        ``removed`` is given, appended to it with their reason)."""
         kept, dropped = [], Counter()
         for paragraph in paragraphs:
             reason = self.judge(paragraph)
             if reason:
                 dropped[reason] += 1
+                if removed is not None:
+                    removed.append((reason, paragraph))
             else:
                 kept.append(paragraph)
         return kept, dropped
