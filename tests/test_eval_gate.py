@@ -76,6 +76,34 @@ def test_sentence_sets_are_measured_when_present_and_never_pinned(tmp_path):
     assert evaluation.load_baseline(tmp_path / "baseline.json") == {}  # a set other samples may lack
 
 
+def test_treebank_sentences_are_also_read_as_documents(tmp_path):
+    """The treebank's news sentences, file by file in order and cut into documents of
+    DOCUMENT_SENTENCES, each sentence a paragraph: errors within the document beside each paragraph
+    read alone; never pinned."""
+    folder = tmp_path / "langid" / "ndt_news"
+    folder.mkdir(parents=True)
+    bokmaal = ["Regjeringen la fram statsbudsjettet i dag, og finansministeren er fornøyd med tallene.",
+               "Det var stas å pakke ut og se på all maten som kom med bilen i går."]  # reads as Nynorsk too
+    nynorsk = ["Regjeringa la fram statsbudsjettet i dag, og finansministeren er nøgd med tala."]
+    rows = [("nob", "ap001_0000.conll", text) for text in bokmaal * 21] + \
+           [("nno", "dot001_0000.conll", text) for text in nynorsk * 3] + [("swe", "x.conll", "Hej.")]
+    (folder / "sentences.tsv").write_text("lang\tfile\ttext\n" + "".join("\t".join(row) + "\n" for row in rows),
+                                          encoding="utf-8")
+    documents = evaluation.ndt_news_documents(tmp_path)
+    assert [(code, len(sentences)) for code, sentences in documents] == [("nob", 20), ("nob", 20), ("nob", 2),
+                                                                        ("nno", 3)]
+    report = evaluation.Report()
+    evaluation._documents(report, "ndt_news_documents", documents, "sentences")
+    figure = report.figures[0]
+    assert figure.name == "lang.ndt_news_documents.scandinavian_errors" and figure.ours == 0.0
+    alone = report.details["confusion.ndt_news_documents"]["each paragraph alone"]
+    assert alone["nob"] == {"nob": 21, "nno": 21}  # the tied sentence read alone: the character models' Nynorsk
+    assert "each paragraph alone 0.4667; 45 sentences (nob 0.0000 (alone 0.5000), nno 0.0000 (alone 0.0000))" \
+        in figure.note
+    evaluation.write_baseline(report, tmp_path / "baseline.json")
+    assert evaluation.load_baseline(tmp_path / "baseline.json") == {}
+
+
 def test_eval_skips_with_a_message_without_samples(tmp_path, capsys):
     cli.main(["eval", "--samples", str(tmp_path / "absent")])
     assert "samples not found" in capsys.readouterr().out

@@ -102,6 +102,40 @@ def test_paragraph_languages_are_each_paragraphs_identification():
     assert expected == ["nob", "und", "nno", "eng", "sme", "nob"]
     assert language.of_paragraphs(paragraphs).paragraphs == expected
 
+TIED = "Det var stas å pakke ut og se på all maten som kom med bilen i går."  # Bokmål and Nynorsk alike
+
+
+def test_a_sentence_the_standards_tie_on_is_reported_tied():
+    """Function words, dictionaries and spelling leave Bokmål and Nynorsk tied: the choice is the
+    character models', and the decision says so; a sentence one standard's words decide is not tied."""
+    assert set(language.scandinavian_decision(TIED, language.rank(TIED))[1]) >= {"nob", "nno"}
+    clear = "Eg veit ikkje kva dei skal gjere med skulen no, men dei må bestemme seg snart."
+    assert language.scandinavian_decision(clear, language.rank(clear)) == ("nno", ())
+
+
+@pytest.mark.parametrize("document, expected", [(BOKMAAL, "nob"), (NYNORSK, "nno")])
+def test_a_tied_paragraph_takes_its_documents_standard(document, expected):
+    paragraphs = [document, TIED, document]
+    assert language.of_paragraphs(paragraphs).paragraphs == [expected, expected, expected]
+    # Read alone (as the eval compares), the tied paragraph is what identify makes of it among the
+    # document's candidates: in the Bokmål article, the character models' Nynorsk.
+    whole = "\n".join(paragraphs)
+    candidates = tuple(dict.fromkeys(language.rank(whole[:language.MAX_CHARS])[:language.PARAGRAPH_CANDIDATES]
+                                     + list(language.ALWAYS_CANDIDATES)))
+    alone = language.of_paragraphs(paragraphs, in_context=False).paragraphs
+    assert alone == [expected, language.identify(TIED, candidates), expected]
+    if expected == "nob":
+        assert alone[1] == "nno"
+
+
+def test_a_tied_paragraph_keeps_its_own_label_without_a_decided_scandinavian_paragraph():
+    """Only the paragraphs that are not tied make the document's standard; a document of a language
+    the tie does not hold (North Sámi) leaves the tied paragraph as it read alone."""
+    alone = language.identify(TIED)
+    assert language.of_paragraphs([TIED, TIED]).paragraphs == [alone, alone]
+    assert language.of_paragraphs([NORTH_SAMI, TIED, NORTH_SAMI]).paragraphs[1] == \
+        language.of_paragraphs([NORTH_SAMI, TIED, NORTH_SAMI], in_context=False).paragraphs[1]
+
 # --- tokens.tokenize ----------------------------------------------------------------------------------
 
 SAMPLES = [

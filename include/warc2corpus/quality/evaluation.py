@@ -244,10 +244,12 @@ def _sentence_files(folder: Path) -> list[tuple[str, str]]:
 
 
 UD_CODES = {"nb": "nob", "nn": "nno", "da": "dan", "sv": "swe", "se": "sme"}
+DOCUMENT_SENTENCES = 20  # the treebank's sentences read as documents of this many paragraphs
 # Figures of sets a samples folder may lack (eval/gather_wider.py's): never pinned, so the gate means the
 # same everywhere.
 UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.",
-            "lang.nordicdsl_short.", "lang.ndt_news_short.", "body.trafilatura_eval.", "body.l3s_gn1.",
+            "lang.nordicdsl_short.", "lang.ndt_news_short.", "lang.ndt_news_documents.", "lang.fundus_documents.",
+            "body.trafilatura_eval.", "body.l3s_gn1.",
             "body.big9.", "body.chaos.")
 
 
@@ -261,6 +263,24 @@ def ndt_news_sentences(samples: Path) -> list[tuple[str, str]]:
     """(ISO 639-3 code, sentence) of ``langid/ndt_news/sentences.tsv`` (the Norwegian Dependency
     Treebank's newspaper sentences outside UD's dev and test files: Bokmål and Nynorsk), when present."""
     return _labelled_sentences(samples / "langid" / "ndt_news" / "sentences.tsv", {"nob": "nob", "nno": "nno"})
+
+
+def ndt_news_documents(samples: Path) -> list[tuple[str, list[str]]]:
+    """The same sentences as :func:`ndt_news_sentences`, as documents: (code, its sentences in order)
+    per treebank file, cut into documents of DOCUMENT_SENTENCES sentences (a news article's length)."""
+    path = samples / "langid" / "ndt_news" / "sentences.tsv"
+    if not path.is_file():
+        return []
+    files: dict[tuple[str, str], list[str]] = {}
+    with open(path, encoding="utf-8") as table:
+        header = next(table).rstrip("\n").split("\t")
+        lang, name, text = header.index("lang"), header.index("file"), header.index("text")
+        for line in table:
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) > max(lang, name, text) and cells[lang] in ("nob", "nno") and cells[text].strip():
+                files.setdefault((cells[lang], cells[name]), []).append(cells[text].strip())
+    return [(code, sentences[start:start + DOCUMENT_SENTENCES]) for (code, _), sentences in files.items()
+            for start in range(0, len(sentences), DOCUMENT_SENTENCES)]
 
 
 def _labelled_sentences(path: Path, codes: dict[str, str]) -> list[tuple[str, str]]:
@@ -448,12 +468,19 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
                                            for q in p["body_paragraphs"] for s in re.split(r"(?<=[.!?])\s+", q)],
                    gielladetect, "news sentences of fundus' Norwegian, Danish and Swedish pages")
 
+        _documents(report, "fundus_documents", [(by_country[p["country"]], p["body_paragraphs"])
+                                                for p in fundus_truth(samples) if p["country"] in by_country],
+                   "paragraphs of fundus' Norwegian, Danish and Swedish pages")
+
     # Sentence sets the samples may hold (langid/README.md describes them): measured when present.
     _sentences(report, "ud_short", ud_sentences(samples), gielladetect, "UD treebank sentences")
     _sentences(report, "lingua_sentences_short", lingua_items(samples, "sentences"), gielladetect,
                "lingua sentences")
     _sentences(report, "ndt_news_short", ndt_news_sentences(samples), gielladetect,
                "newspaper sentences of the Norwegian Dependency Treebank")
+    _documents(report, "ndt_news_documents", ndt_news_documents(samples),
+               f"newspaper sentences of the Norwegian Dependency Treebank as paragraphs of documents of "
+               f"{DOCUMENT_SENTENCES}")
     _sentences(report, "nordicdsl_short", nordicdsl_sentences(samples), gielladetect,
                "NordicDSL Wikipedia sentences (lower case, unpunctuated)")
     if heldout is not None:
@@ -487,6 +514,29 @@ def _sentences(report: Report, label: str, items: list[tuple[str, str]], giellad
         report.add(f"lang.{label}.sme_accuracy", mean(float(language.of_text(s) == "sme") for s in sami),
                    note=f"gielladetect alone {mean(float(gielladetect(s) == 'sme') for s in sami):.4f}; "
                         f"{len(sami)} North Sámi {what}")
+
+
+def _documents(report: Report, label: str, documents: list[tuple[str, list[str]]], what: str) -> None:
+    """Errors among Bokmål, Nynorsk, Danish and Swedish on the paragraphs the pipeline labels (those of
+    MIN_WORDS words or more) in labelled documents: each paragraph read within its document, as the
+    extract stage reads it (a paragraph the standards tie on takes the document's), beside each read
+    alone."""
+    from warc2corpus.text import language, tokens
+
+    if not documents:
+        return
+    pairs: dict[bool, list[tuple[str, str]]] = {True: [], False: []}
+    for code, paragraphs in documents:
+        counts = [len(tokens.tokenize(p)[0]) for p in paragraphs]
+        for in_context in (True, False):
+            labels = language.of_paragraphs(paragraphs, counts, in_context=in_context).paragraphs
+            pairs[in_context] += [(code, label) for label in labels if label != language.UNDETERMINED]
+    ours, alone = confusion(pairs[True], NEWS_LABELS), confusion(pairs[False], NEWS_LABELS)
+    per_language = ", ".join(f"{c} {error_rate({c: row}):.4f} (alone {error_rate({c: alone[c]}):.4f})"
+                             for c, row in ours.items() if row)
+    report.add(f"lang.{label}.scandinavian_errors", error_rate(ours), lower_is_better=True,
+               note=f"each paragraph alone {error_rate(alone):.4f}; {len(pairs[True])} {what} ({per_language})")
+    report.details[f"confusion.{label}"] = {"ours": ours, "each paragraph alone": alone}
 
 
 def fundus_truth(samples: Path) -> list[dict]:

@@ -263,12 +263,18 @@ def of_text(text: str, candidates: tuple[str, ...] | None = None) -> str:
 
 def _corrected(text: str, ranking: list[str]) -> str:
     """The ranking's first language, or among the Scandinavian ones their function words' choice."""
+    return _decided(text, ranking)[0]
+
+
+def _decided(text: str, ranking: list[str]) -> tuple[str, tuple[str, ...]]:
+    """:func:`_corrected`'s language, and the Scandinavian standards the text left tied (see
+    :func:`scandinavian_decision`; none for another language)."""
     if ranking[0] in FUNCTION_WORDS:
-        return scandinavian_choice(text, ranking)
-    return ranking[0]
+        return scandinavian_decision(text, ranking)
+    return ranking[0], ()
 
 
-def scandinavian_choice(text: str, ranking: list[str]) -> str:
+def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str, ...]]:
     """Among Bokmål, Nynorsk, Danish and Swedish, the language whose function words cover most
     tokens of the text. A tie at the top goes to the leaders whose spelling dictionaries accept most of
     the other words (:func:`dictionary_coverage`), then to those whose spelling those words bear most
@@ -280,7 +286,12 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
     dictionaries accept DICTIONARY_LEAD words more of it. A language the word models make far likelier
     (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over when the choice leads
     it by THIN_LEAD function words at most, unless the dictionaries accept DICTIONARY_VETO words more
-    of the choice."""
+    of the choice.
+
+    Returned with the choice: the standards the text itself leaves tied — those its function words,
+    dictionaries and spelling could not tell apart, when the choice among them fell to the character
+    models' ranking (or the archive's Danish/Bokmål rule) and not to the word models — or none. Such a
+    text reads as well in each of them ("Det var stas å pakke ut og se på all maten.")."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
     tokens = [t.lower() for t in found]
     spelled = _first_word_lowered(found, text)
@@ -328,6 +339,7 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
         best = max(leaders, key=likelihood.__getitem__)
         if all(likelihood[best] - likelihood[lang] >= LIKELIHOOD_MARGIN for lang in leaders if lang != best):
             choice = best
+            leaders = [best]  # the word model told them apart
     # The content words can still overrule a thin function-word lead, unless the spelling dictionaries
     # clearly side with it: the word models of Danish and Bokmål weigh shared words unevenly, and
     # overruled Danish text with Danish spelling (the dev half of UD's Danish sentences: 3.7 -> 2.7 % errors).
@@ -340,8 +352,8 @@ def scandinavian_choice(text: str, ranking: list[str]) -> str:
             and coverage[choice] - coverage[favourite] <= THIN_LEAD:
         accepted = dictionary_coverage(spelled, [choice, favourite])
         if accepted[choice] - accepted[favourite] < DICTIONARY_VETO:
-            return favourite
-    return choice
+            return favourite, ()
+    return choice, tuple(leaders) if len(leaders) > 1 else ()
 
 
 def _char_gap(text: str, first: str, second: str) -> float:
@@ -542,9 +554,12 @@ class DocumentLanguage:
     shares: dict[str, float] = field(default_factory=dict)  # token share per language
 
 
-def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None) -> DocumentLanguage:
+def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None, *,
+                  in_context: bool = True) -> DocumentLanguage:
     """Language per paragraph (paragraphs of at least MIN_WORDS words), the document's language by
-    token majority, and whether a second language holds a real share of the text."""
+    token majority, and whether a second language holds a real share of the text. A paragraph that
+    reads as well in several standards takes the document's (:func:`_in_context`; ``in_context=False``:
+    each paragraph as it reads alone, as the eval compares)."""
     if token_counts is None:
         token_counts = [len(p.split()) for p in paragraphs]
     # The paragraphs choose among the whole text's likeliest languages and the ones a Norwegian
@@ -553,7 +568,9 @@ def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None) 
     candidates = None
     if len(paragraphs) > 2 and len(words(whole)) >= MIN_WORDS:
         candidates = tuple(dict.fromkeys(rank(whole[:MAX_CHARS])[:PARAGRAPH_CANDIDATES] + list(ALWAYS_CANDIDATES)))
-    labels = _paragraph_languages([p[:PARAGRAPH_CHARS] for p in paragraphs], candidates)
+    labels, ties = _paragraph_languages([p[:PARAGRAPH_CHARS] for p in paragraphs], candidates)
+    if in_context:
+        labels = _in_context(labels, ties, token_counts)
     tokens: Counter = Counter()
     for label, n in zip(labels, token_counts):
         if label != UNDETERMINED:
@@ -568,15 +585,32 @@ def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None) 
     return DocumentLanguage(ranked[0][0], labels, mixed, {lang: round(n / total, 3) for lang, n in ranked})
 
 
-def _paragraph_languages(samples: list[str], candidates: tuple[str, ...] | None) -> list[str]:
-    """``identify`` of each paragraph's sample, their character-model distances computed in one matrix."""
+def _paragraph_languages(samples: list[str], candidates: tuple[str, ...] | None
+                         ) -> tuple[list[str], list[tuple[str, ...]]]:
+    """``identify`` of each paragraph's sample, their character-model distances computed in one matrix;
+    and the standards each left tied (:func:`scandinavian_decision`)."""
     labels = [UNDETERMINED] * len(samples)
+    ties: list[tuple[str, ...]] = [()] * len(samples)
     judged = [i for i, sample in enumerate(samples) if len(words(sample)) >= MIN_WORDS]
     if not judged:
-        return labels
+        return labels, ties
     tokens = [textcat_tokens(samples[i]) for i in judged]
     languages = _compared(candidates)
     distances = char_distances_of_many([char_ranks(t) for t in tokens], languages)
     for i, paragraph_tokens, distance in zip(judged, tokens, distances):
-        labels[i] = _corrected(samples[i], _ranking(paragraph_tokens, languages, distance))
-    return labels
+        labels[i], ties[i] = _decided(samples[i], _ranking(paragraph_tokens, languages, distance))
+    return labels, ties
+
+
+def _in_context(labels: list[str], ties: list[tuple[str, ...]], token_counts: list[int]) -> list[str]:
+    """A paragraph that reads as well in several standards is in the document's: the standard holding
+    most tokens of the paragraphs that are not tied, when it is one of the paragraph's tied standards
+    (a sentence of words Bokmål and Nynorsk share, in a Nynorsk article, is Nynorsk)."""
+    decided: Counter = Counter()
+    for label, tied, n in zip(labels, ties, token_counts):
+        if label != UNDETERMINED and not tied:
+            decided[label] += n
+    if not decided:
+        return labels
+    standard = min(decided.items(), key=lambda item: (-item[1], item[0]))[0]
+    return [standard if standard in tied else label for label, tied in zip(labels, ties)]
