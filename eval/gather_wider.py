@@ -122,6 +122,7 @@ SOURCES = {
 NORDICDSL_COMMIT = "5eb92ec3477b5b259528ef3229af02d4fa1d649d"  # the last commit that holds the test split
 NORDICDSL_CODES = {"nb": "nb", "nn": "nn", "dk": "da", "sv": "sv"}  # its labels -> ours (Faroese, Icelandic left out)
 # The Norwegian Dependency Treebank's newspaper documents in NorNE's ndt/<lang>/ (file name prefixes).
+NDT_FILE = re.compile(r"\d+[a-z]?_\d+\.conll$")  # what follows a file's source: "db001b_0003.conll" is Dagbladet's
 NDT_NEWS = {"nob": ("ap", "bt", "db", "kk", "sp-bm", "vg"), "nno": ("dot", "firda-nn", "kk-nn", "vtb-nn")}
 L3S_FOLDER = "L3S-GN1-20100130203947-00001"
 L3S_LABEL = re.compile(r"\bx-nc-sel(\d)\b")
@@ -395,7 +396,7 @@ def gather_norne(repo: Repo, out: Path, counts: dict) -> None:
     found = False
     for path in repo.files("ndt"):
         _, lang, name = path.split("/")
-        if re.sub(r"[0-9_]*\.conll$", "", name) not in NDT_NEWS.get(lang, ()):
+        if NDT_FILE.sub("", name) not in NDT_NEWS.get(lang, ()):
             continue
         found = True
         split = half_of(name)  # the file's name alone: the split the set was first read by

@@ -334,6 +334,9 @@ def test_gather_wider_takes_the_treebanks_news_sentences_outside_ud_dev_and_test
     (repo / "ndt" / "nno" / "firda-nn001_0000.conll").write_text(conll(["Det", "er", "«", "fint", "»", "."]),
                                                                   encoding="utf-8")
     (repo / "ndt" / "nob" / "blogg-bm001_0000.conll").write_text(conll(["Ein", "blogg", "."]), encoding="utf-8")
+    # Dagbladet's documents carry a letter after their number.
+    (repo / "ndt" / "nob" / "db001b_0003.conll").write_text(conll(["Folk", "synes", "det", "er", "kult", "."]),
+                                                             encoding="utf-8")
     (repo / "ud" / "nob" / "no_bokmaal-ud-test.conllu").write_text(
         "# sent_id = 1\n# text = Dette er i UD.\n1\t_\t_\n\n", encoding="utf-8")
     _commit_all(repo)
@@ -343,9 +346,10 @@ def test_gather_wider_takes_the_treebanks_news_sentences_outside_ud_dev_and_test
     found = {split: evaluation.ndt_news_sentences(tmp_path / "out" / split) for split in gather_wider.SPLITS}
     ap = "dev" if ("nob", "Overskrift") in found["dev"] else "heldout"
     assert [("nob", "Regjeringen la fram budsjettet (i går)."), ("nob", "Overskrift")] == \
-        [row for row in found[ap] if row[0] == "nob"]
+        [row for row in found[ap] if row[0] == "nob" and row[1] != "Folk synes det er kult."]
     assert ("nno", "Det er «fint».") in found["dev"] + found["heldout"]
-    assert sum(counts.values()) == 3
+    assert ("nob", "Folk synes det er kult.") in found["dev"] + found["heldout"]
+    assert sum(counts.values()) == 4
     assert not any("blogg" in text or "UD" in text for half in found.values() for _, text in half)
     elsewhere = tmp_path / "elsewhere"
     (elsewhere / "ndt" / "nob").mkdir(parents=True)
