@@ -128,6 +128,19 @@ def test_a_tied_paragraph_takes_its_documents_standard(document, expected):
         assert alone[1] == "nno"
 
 
+def test_a_lead_of_one_function_word_the_dictionaries_hardly_back_takes_the_documents_standard():
+    """"Den som gjorde det største hoppet på listene, var Alfred Bjørlo i Venstre." (a Nynorsk paper's)
+    leads to Bokmål by a single function word: alone it reads Bokmål, in a Nynorsk article Nynorsk, in
+    a Bokmål one Bokmål; a lead of three Bokmål words ("hvilken", "hvilket") is no tie."""
+    near = "Den som gjorde det største hoppet på listene, var Alfred Bjørlo i Venstre."
+    assert language.scandinavian_decision(near, language.rank(near)) == ("nob", ("nob", "nno"))
+    assert language.of_paragraphs([NYNORSK, near, NYNORSK]).paragraphs == ["nno", "nno", "nno"]
+    assert language.of_paragraphs([NYNORSK, near, NYNORSK], in_context=False).paragraphs[1] == "nob"
+    assert language.of_paragraphs([BOKMAAL, near, BOKMAAL]).paragraphs == ["nob", "nob", "nob"]
+    backed = "Den som gjorde det største hoppet på listene, var hvilken kvinne fra hvilket parti?"
+    assert language.scandinavian_decision(backed, language.rank(backed))[1] == ()
+
+
 def test_a_tied_paragraph_keeps_its_own_label_without_a_decided_scandinavian_paragraph():
     """Only the paragraphs that are not tied make the document's standard; a document of a language
     the tie does not hold (North Sámi) leaves the tied paragraph as it read alone."""

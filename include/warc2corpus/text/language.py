@@ -290,8 +290,10 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
 
     Returned with the choice: the standards the text itself leaves tied — those its function words,
     dictionaries and spelling could not tell apart, when the choice among them fell to the character
-    models' ranking (or the archive's Danish/Bokmål rule) and not to the word models — or none. Such a
-    text reads as well in each of them ("Det var stas å pakke ut og se på all maten.")."""
+    models' ranking (or the archive's Danish/Bokmål rule) and not to the word models; or Bokmål and
+    Nynorsk when one leads the other by a single function word that the dictionaries hardly back
+    (fewer than DICTIONARY_LEAD words more) — or none. Such a text reads as well, or nearly, in each of
+    them ("Det var stas å pakke ut og se på all maten.")."""
     found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
     tokens = [t.lower() for t in found]
     spelled = _first_word_lowered(found, text)
@@ -317,6 +319,7 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
         if most:
             leaders = [lang for lang in leaders if cues[lang] == most]
     choice = leaders[0]
+    thin: tuple[str, ...] = ()
     if top >= 2 and choice == "dan" and "nob" in leaders and _char_gap(text, "dan", "nob") < BOKMAL_OVER_DANISH:
         # A sentence the function words, dictionaries and spelling leave between Danish and Bokmål,
         # and that the character models find hardly more Danish: in a Norwegian archive, Bokmål.
@@ -331,6 +334,8 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
             accepted = dictionary_coverage(spelled, [choice, other])
             if accepted[other] - accepted[choice] >= DICTIONARY_LEAD:
                 choice = other
+            elif accepted[choice] - accepted[other] < DICTIONARY_LEAD:
+                thin = (choice, other)  # one function word, and the dictionaries hardly side with it
     if len(leaders) > 1 and top < 2:
         # Tied, with fewer than two function words (a heading, a pair of content words): the word
         # model decides. A sentence whose function words tie is left to the ranking: on the shared
@@ -353,7 +358,7 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
         accepted = dictionary_coverage(spelled, [choice, favourite])
         if accepted[choice] - accepted[favourite] < DICTIONARY_VETO:
             return favourite, ()
-    return choice, tuple(leaders) if len(leaders) > 1 else ()
+    return choice, tuple(leaders) if len(leaders) > 1 else thin
 
 
 def _char_gap(text: str, first: str, second: str) -> float:
