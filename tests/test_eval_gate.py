@@ -64,6 +64,8 @@ def test_sentence_sets_are_measured_when_present_and_never_pinned(tmp_path):
         f"{lang}\tf.conllu\t{i}\t\t\t{text}\n" for i, (lang, text) in enumerate(rows)), encoding="utf-8")
     items = evaluation.ud_sentences(tmp_path)
     assert [code for code, _ in items] == ["nob", "nno", "sme", "nob"]
+    # As documents: the four standards' sentences, file by file (one file here), North Sámi left out.
+    assert evaluation.ud_documents(tmp_path) == [("nob", [rows[0][1], rows[4][1]]), ("nno", [rows[1][1]])]
 
     report = evaluation.Report()
     evaluation._sentences(report, "ud_short", items, lambda text: "nno", "UD treebank sentences")

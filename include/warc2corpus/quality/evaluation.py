@@ -248,9 +248,9 @@ DOCUMENT_SENTENCES = 20  # the treebank's sentences read as documents of this ma
 # Figures of sets a samples folder may lack (eval/gather_wider.py's): never pinned, so the gate means the
 # same everywhere.
 UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.",
-            "lang.nordicdsl_short.", "lang.ndt_news_short.", "lang.ndt_news_documents.", "lang.fundus_documents.",
-            "body.trafilatura_eval.", "body.l3s_gn1.",
-            "body.big9.", "body.chaos.")
+            "lang.nordicdsl_short.", "lang.ndt_news_short.", "lang.ud_documents.", "lang.ndt_news_documents.",
+            "lang.fundus_documents.", "body.trafilatura_eval.", "body.l3s_gn1.", "body.big9.",
+            "body.chaos.")
 
 
 def ud_sentences(samples: Path) -> list[tuple[str, str]]:
@@ -266,19 +266,30 @@ def ndt_news_sentences(samples: Path) -> list[tuple[str, str]]:
 
 
 def ndt_news_documents(samples: Path) -> list[tuple[str, list[str]]]:
-    """The same sentences as :func:`ndt_news_sentences`, as documents: (code, its sentences in order)
-    per treebank file, cut into documents of DOCUMENT_SENTENCES sentences (a news article's length)."""
-    path = samples / "langid" / "ndt_news" / "sentences.tsv"
+    """The same sentences as :func:`ndt_news_sentences`, as documents (:func:`_sentence_documents`)."""
+    return _sentence_documents(samples / "langid" / "ndt_news" / "sentences.tsv", "file", {"nob": "nob", "nno": "nno"})
+
+
+def ud_documents(samples: Path) -> list[tuple[str, list[str]]]:
+    """The Bokmål, Nynorsk, Danish and Swedish sentences of :func:`ud_sentences`, as documents
+    (:func:`_sentence_documents`; a treebank file holds one language, its sentences in their order)."""
+    return _sentence_documents(samples / "langid" / "ud" / "ud_sentences.tsv", "treebank_file",
+                               {code: lang for code, lang in UD_CODES.items() if lang in NEWS_LABELS})
+
+
+def _sentence_documents(path: Path, file_column: str, codes: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """(code, its sentences in order) per file of a sentence table, cut into documents of
+    DOCUMENT_SENTENCES sentences (a news article's length); none when the table is absent."""
     if not path.is_file():
         return []
     files: dict[tuple[str, str], list[str]] = {}
     with open(path, encoding="utf-8") as table:
         header = next(table).rstrip("\n").split("\t")
-        lang, name, text = header.index("lang"), header.index("file"), header.index("text")
+        lang, name, text = header.index("lang"), header.index(file_column), header.index("text")
         for line in table:
             cells = line.rstrip("\n").split("\t")
-            if len(cells) > max(lang, name, text) and cells[lang] in ("nob", "nno") and cells[text].strip():
-                files.setdefault((cells[lang], cells[name]), []).append(cells[text].strip())
+            if len(cells) > max(lang, name, text) and cells[lang] in codes and cells[text].strip():
+                files.setdefault((codes[cells[lang]], cells[name]), []).append(cells[text].strip())
     return [(code, sentences[start:start + DOCUMENT_SENTENCES]) for (code, _), sentences in files.items()
             for start in range(0, len(sentences), DOCUMENT_SENTENCES)]
 
@@ -478,6 +489,8 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
                "lingua sentences")
     _sentences(report, "ndt_news_short", ndt_news_sentences(samples), gielladetect,
                "newspaper sentences of the Norwegian Dependency Treebank")
+    _documents(report, "ud_documents", ud_documents(samples),
+               f"UD treebank sentences as paragraphs of documents of {DOCUMENT_SENTENCES}")
     _documents(report, "ndt_news_documents", ndt_news_documents(samples),
                f"newspaper sentences of the Norwegian Dependency Treebank as paragraphs of documents of "
                f"{DOCUMENT_SENTENCES}")
