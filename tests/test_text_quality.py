@@ -264,6 +264,33 @@ def test_what_is_no_comment_section_stays(paragraphs):
     assert len(kept) >= len(paragraphs) - 1      # at most the lone heading goes, as boilerplate
 
 
+THREAD = ["Helt enig, dette er en skandale og en hån mot alle foreldrene i bygda som har kjempet for skolen.", "Kari, Lillestrøm",
+          "Skolen har vært dårlig drevet i mange år, så jeg forstår vedtaket godt, men det burde vært gjort før.",
+          "Ola N.", "Kommunen har visst om dette i årevis uten å gjøre noe som helst med det, og nå må barna betale.",
+          "Frank @ Bygda", "Posted by: Per, Hamar on 8:21pm Tue 1 Jan 08",
+          "Ordføreren har rett i at kommunen ikke har råd til fire skoler, men hvorfor ble det ikke sagt før valget?"]
+
+
+@pytest.mark.parametrize("heading", ["Comments are now closed for this story", "Reader views (5)", "12 kommentarer"])
+def test_a_signed_comment_thread_longer_than_the_story_ends_it(heading):
+    """Readers' comments longer than the story go when they are signed (a name and a place on a line of
+    its own, "Posted by: ..."): a story's text is sentences."""
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*STORY, heading, *THREAD, *THREAD], title=None, anchors=set(), dropped=dropped)
+    assert kept == STORY
+    assert dropped == {"comments": 1 + 2 * len(THREAD)}
+
+
+def test_text_after_a_comment_heading_that_is_no_thread_stays_when_longer():
+    """Longer than the story and not signed: it stays (a page may give a comment box beside the story's
+    start); the same, but with two signatures only, also stays."""
+    for after in ([*MORE, *MORE], [*MORE, "Kari, Lillestrøm", *MORE, "Ola N."]):
+        dropped = Counter()
+        paragraphs = [*STORY, "Reader views (5)", *after]
+        kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
+        assert "comments" not in dropped and set(MORE) <= set(kept)
+
+
 @pytest.mark.parametrize("heading", ["Top stories", "Related Posts:", "MORE NEWS", "You may also like:", "Mest lest",
                                      "Most Read Stories", "B.C. Headlines", "In This Section",
                                      "Siste nytt"])

@@ -26,8 +26,8 @@ stored as the document's; two dates without such a label are a span of time, whi
 subscription, cookie or advertising prompts, which name their subject early in a sentence: a news
 sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
-fifty words and with less text after it than before, and everything after it: readers' comments, which
-pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
+fifty words and with less text after it than before, or after it comments signed with a name and a
+place, and everything after it: readers' comments, which pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
 stories, "Top stories", "Mest lest"; a list of teasers whatever its length), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
 Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
@@ -305,19 +305,43 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     END_AFTER_WORDS words, with less text after it than before (see _COMMENTS_HEADING and
     _RELATED_HEADING). Cutting never drops more than it keeps: a page may give its comments first
     and the story after them, or set a box of other stories inside the story. A list of other
-    stories may be longer than the story, though, when its items are teasers (:func:`_teasers`):
-    then it goes whatever its length."""
+    stories may be longer than the story, though, when its items are teasers (:func:`_teasers`),
+    and readers' comments when they are signed (:func:`_comment_thread`): then they go whatever
+    their length."""
     words = [len(paragraph.split()) for paragraph in paragraphs]
     before, after = 0, sum(words)
     for index, paragraph in enumerate(paragraphs):
         after -= words[index]
         if END_AFTER_WORDS <= before and words[index] <= END_HEADING_WORDS:
-            if after < before and _COMMENTS_HEADING.match(paragraph):
+            if _COMMENTS_HEADING.match(paragraph) and (after < before or _comment_thread(paragraphs[index + 1:])):
                 return index, "comments"
             if _RELATED_HEADING.match(paragraph) and (after < before or _teasers(paragraphs[index + 1:], anchors)):
                 return index, "related"
         before += words[index]
     return None
+
+
+THREAD_SIGNATURES_MIN = 3      # readers' comments are signed: this many signatures at least ...
+THREAD_SIGNATURES_SHARE = 0.25  # ... and this share of the paragraphs
+SIGNATURE_WORDS = 6
+# A comment's signature: "Posted by: tom3465, farnworth on 8:21pm Tue 1 Jan 08", "King Eric wrote:", or a
+# short line that is no sentence: "Louise, Lancaster, UK", "Frank @ Toronto", "J-F (Ottawa)".
+_SIGNED = re.compile(r"^\W*(?:(?:posted|written|submitted|sent)\s+by\b|skrevet\s+av\b)|\b(?:wrote|skreiv|skrev):\s*$",
+                     re.IGNORECASE)
+
+
+def _comment_thread(paragraphs: list[str]) -> bool:
+    """Are these paragraphs readers' comments: at least THREAD_SIGNATURES_MIN signatures, and they a
+    THREAD_SIGNATURES_SHARE of the paragraphs (a line that says who posted, or a short line that is no
+    sentence: a name and a place)? A story's text is sentences."""
+    signatures = sum(1 for paragraph in paragraphs if _SIGNED.search(paragraph) or _signature_line(paragraph))
+    return signatures >= THREAD_SIGNATURES_MIN and signatures >= THREAD_SIGNATURES_SHARE * len(paragraphs)
+
+
+def _signature_line(paragraph: str) -> bool:
+    """A line of SIGNATURE_WORDS words at most, opening with a capital and ending in no sentence mark."""
+    text = paragraph.strip()
+    return 0 < len(text.split()) <= SIGNATURE_WORDS and text[0].isupper() and text[-1] not in ".!?:;\"'”»"
 
 
 TEASER_ITEMS_MIN = 3        # a list of teasers has this many items at least ...
