@@ -264,6 +264,33 @@ def test_what_is_no_comment_section_stays(paragraphs):
     assert len(kept) >= len(paragraphs) - 1      # at most the lone heading goes, as boilerplate
 
 
+def test_the_headline_among_the_first_paragraphs_goes_as_the_title():
+    """The headline is stored as the title, not as text: among the first three paragraphs, the title
+    itself, an ``<h1>``'s text, or most of a title that adds the site's name to the headline."""
+    headline = "Skolen i bygda legges ned"
+    for title, h1 in ((headline, None), (f"{headline} (From Bygdeavisa)", None), ("Bygdeavisa", headline),
+                      (f"Nyheter - {headline} | Bygdeavisa", None)):
+        dropped = Counter()
+        keys = {extract._key(h1)} if h1 else set()
+        kept = extract.clean_paragraphs(["Nyheter", headline, *STORY], title=title, anchors=set(), dropped=dropped,
+                                        headlines=keys)
+        assert kept == ["Nyheter", *STORY] and dropped == {"title": 1}, title
+    page = (f"<html><head><title>Bygdeavisa</title></head><body><article><h1>{headline}</h1>"
+            + "".join(f"<p>{p}</p>" for p in STORY + MORE) + "</article></body></html>")
+    assert headline not in extract.extract(page).paragraphs
+
+
+@pytest.mark.parametrize("paragraphs, title", [
+    (["Skolen", *STORY], "Skolen i bygda legges ned (From Bygdeavisa)"),  # one word of the title
+    (["i bygda legges", *STORY], "Skolen i bygda legges ned etter et langt møte i kommunestyret torsdag"),  # a small part of it
+    ([*STORY, "Skolen i bygda legges ned"], "Skolen i bygda legges ned"),  # not among the first three
+])
+def test_what_is_not_the_headline_stays(paragraphs, title):
+    dropped = Counter()
+    kept = extract.clean_paragraphs(paragraphs, title=title, anchors=set(), dropped=dropped)
+    assert "title" not in dropped and kept == paragraphs
+
+
 THREAD = ["Helt enig, dette er en skandale og en hån mot alle foreldrene i bygda som har kjempet for skolen.", "Kari, Lillestrøm",
           "Skolen har vært dårlig drevet i mange år, så jeg forstår vedtaket godt, men det burde vært gjort før.",
           "Ola N.", "Kommunen har visst om dette i årevis uten å gjøre noe som helst med det, og nå må barna betale.",

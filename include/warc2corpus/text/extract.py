@@ -15,7 +15,8 @@ the article, the menu and the comments side by side in the cells of one table), 
 as blocks of their own, their paragraphs as paragraphs.
 
 trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
-reason: ``title`` (the headline repeated as the first paragraph: it is stored as the title),
+reason: ``title`` (the headline repeated among the first three paragraphs: the page's title, the text
+of one of its ``<h1>``, or most of a title that adds the site's name; it is stored as the title),
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
 question, which an interview series asks each guest; a sentence of six words or more is kept once: a
 page that shows its story twice keeps it), ``date`` (a line that only dates the page:
@@ -215,6 +216,21 @@ def _key(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
+TITLE_PART_WORDS = 3  # a paragraph the title holds is its headline with this many words or more ...
+TITLE_PART_SHARE = 0.5  # ... that make this share of the title at least ("Headline (From The Bolton News)")
+
+
+def _in_title(key: str, title_key: str) -> bool:
+    """Is the paragraph (normalised) most of the page's title, which adds the site's name to it?"""
+    return bool(title_key) and key.count(" ") + 1 >= TITLE_PART_WORDS and key in title_key \
+        and len(key) >= TITLE_PART_SHARE * len(title_key)
+
+
+def headlines(tree) -> set[str]:
+    """The normalised texts of the page's ``<h1>`` elements (see :func:`clean_paragraphs`)."""
+    return {key for key in (_key(h1.text_content()) for h1 in tree.iter("h1")) if key}
+
+
 @dataclass
 class _Links:
     keys: set[str]        # normalised texts of links of two words or more (not bare URLs, not in-page)
@@ -377,9 +393,11 @@ def _legal_notices(paragraphs: list[str]) -> set[int]:
 
 
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
-                     dropped: Counter, removed: list[tuple[str, str]] | None = None) -> list[str]:
+                     dropped: Counter, removed: list[tuple[str, str]] | None = None,
+                     headlines: set[str] = frozenset()) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason, and
-    ``removed`` (when given) receives each paragraph that went with its reason."""
+    ``removed`` (when given) receives each paragraph that went with its reason. ``headlines``: the
+    normalised texts (:func:`_key`) of the page's ``<h1>`` elements."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
     end = _end_of_text(paragraphs, anchors)
     if end is not None:
@@ -398,7 +416,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         n_words = len(paragraph.split())
         if not key:
             reason = "empty"
-        elif title_key and index < 3 and key == title_key:
+        elif index < 3 and (key == title_key or key in headlines or _in_title(key, title_key)):
             reason = "title"
         elif n_words <= SHORT and counts[key] > 1 and not _QUESTION.search(paragraph) \
                 and (key in kept_keys or n_words < 6 or not _SENTENCE_END.search(paragraph)):
@@ -481,7 +499,8 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     paragraphs = split_paragraphs(_text(document))
     source = "trafilatura" if paragraphs else None
     removed: list[tuple[str, str]] = []
-    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped, removed=removed)
+    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped, removed=removed,
+                                  headlines=headlines(tree))
 
     if template is not None:
         kept = []
