@@ -20,7 +20,8 @@ of one of its ``<h1>``, or most of a title that adds the site's name; it is stor
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
 question, which an interview series asks each guest; a sentence of six words or more is kept once: a
 page that shows its story twice keeps it), ``date`` (a line that only dates the page:
-"Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT"; the date is
+"Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT",
+"7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM."; the date is
 stored as the document's; two dates without such a label are a span of time, which stays),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
 (photo credits), ``boilerplate`` (short interface phrases: newsletter, sharing, log-in prompts, and
@@ -295,7 +296,12 @@ _DATE_LABEL = re.compile(r"\b(" + _DATE_LABELS + r")\b", re.IGNORECASE)
 _DATE_LINE_WORDS = re.compile(
     r"\b(?:" + _DATE_LABELS + "|" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|"
     r"sundag|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|"
-    r"sist|last|kl|klokka|uhr|am|pm|gmt|utc|cet|cest|est|edt|pst|ist|jst)\b", re.IGNORECASE)
+    r"sist|last|kl|klokka|uhr|am|pm|on|at|gmt|utc|cet|cest|bst|et|est|edt|ct|cst|cdt|mst|mdt|pst|pdt|ist|jst)\b"
+    r"|\b\d{1,2}[:.]\d\d(?::\d\d)?\s*[ap]\.?m\b\.?|\b\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)  # "7:51pm", "1st"
+# The dates of such a line: naturalness's, and those English and older pages write otherwise:
+# "1st January 2008", "14/01/2008".
+_LINE_DATE = re.compile(DATE.pattern + r"|\b\d{1,2}(?:st|nd|rd|th)\s+(?:" + MONTHS + r")\.?,?\s+\d{4}\b"
+                        r"|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b", re.IGNORECASE)
 _DATE_LINE_MAX_WORDS = 12
 
 
@@ -303,7 +309,7 @@ def _is_date_line(paragraph: str) -> bool:
     """A line that only dates the page (see the module docstring)."""
     if len(paragraph.split()) > _DATE_LINE_MAX_WORDS or not any(ch.isdigit() for ch in paragraph):
         return False
-    dates = [m for m in DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
+    dates = [m for m in _LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
     if not dates or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
         return False  # "29 November 2018 | 20 January 2019": a span of time
     return not re.search(r"[^\W\d_]{2,}", _DATE_LINE_WORDS.sub(" ", paragraph))
