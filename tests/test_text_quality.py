@@ -371,6 +371,25 @@ def test_what_is_no_list_of_teasers_stays(anchors, after):
     assert "related" not in dropped and len(kept) >= len(paragraphs) - 1
 
 
+def test_a_run_of_teasers_at_the_end_with_no_heading_ends_the_text():
+    """Three paragraphs or more at the text's end, each opening with a link's text (another story's
+    headline), go without a heading over them, however long."""
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*STORY, *TEASERS, *TEASERS[:2]], title=None, anchors=TEASER_LINKS, dropped=dropped)
+    assert kept == STORY and dropped == {"related": 6}
+
+
+@pytest.mark.parametrize("paragraphs", [
+    [*STORY, *TEASERS[:2]],                 # two: too few to tell
+    [*STORY, *TEASERS[:3], MORE[0]],         # not at the end: the story goes on after them
+    TEASERS[:3],                            # all the text there is (a list page): not after fifty words of story
+])
+def test_paragraphs_opening_with_links_that_are_no_run_of_teasers_stay(paragraphs):
+    dropped = Counter()
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=TEASER_LINKS, dropped=dropped)
+    assert kept == paragraphs and not dropped
+
+
 @pytest.mark.parametrize("notice", [
     "Use of this site is governed by our Terms of Service and Privacy Policy. Except where otherwise specified, "
     "the contents of this site are copyright of the publisher.",

@@ -30,7 +30,8 @@ sentence about a subscription's price stays), ``template`` (text the site's page
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
 fifty words and with less text after it than before, or after it comments signed with a name and a
 place, and everything after it: readers' comments, which pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
-stories, "Top stories", "Mest lest"; a list of teasers whatever its length), ``legal`` (a site's
+stories, "Top stories", "Mest lest"; a list of teasers whatever its length, and a run of three teasers
+or more that ends the text with no heading over it), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
 Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
 …"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
@@ -329,7 +330,8 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     and the story after them, or set a box of other stories inside the story. A list of other
     stories may be longer than the story, though, when its items are teasers (:func:`_teasers`),
     and readers' comments when they are signed (:func:`_comment_thread`): then they go whatever
-    their length."""
+    their length. So does a run of TEASER_ITEMS_MIN teasers or more at the text's end with no heading
+    (each paragraph opening with a link's text: :func:`_opens_with_link`), after END_AFTER_WORDS words."""
     words = [len(paragraph.split()) for paragraph in paragraphs]
     before, after = 0, sum(words)
     for index, paragraph in enumerate(paragraphs):
@@ -340,6 +342,11 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
             if _RELATED_HEADING.match(paragraph) and (after < before or _teasers(paragraphs[index + 1:], anchors)):
                 return index, "related"
         before += words[index]
+    start = len(paragraphs)  # a run of teasers with no heading over them ends the text too
+    while start > 0 and _opens_with_link(paragraphs[start - 1], anchors):
+        start -= 1
+    if len(paragraphs) - start >= TEASER_ITEMS_MIN and sum(words[:start]) >= END_AFTER_WORDS:
+        return start, "related"
     return None
 
 
@@ -377,11 +384,14 @@ def _teasers(paragraphs: list[str], anchors: set[str]) -> bool:
     (another story's headline, then its first lines)? The rest of a story does not."""
     if len(paragraphs) < TEASER_ITEMS_MIN:
         return False
-    opening = 0
-    for paragraph in paragraphs:
-        key = _key(paragraph).split(" ")[:TEASER_LINK_MAX]
-        opening += any(" ".join(key[:n]) in anchors for n in range(TEASER_LINK_WORDS, len(key) + 1))
+    opening = sum(_opens_with_link(paragraph, anchors) for paragraph in paragraphs)
     return opening >= TEASER_ITEMS_SHARE * len(paragraphs)
+
+
+def _opens_with_link(paragraph: str, anchors: set[str]) -> bool:
+    """Does the paragraph open with the text of a link on the page (TEASER_LINK_WORDS words or more)?"""
+    key = _key(paragraph).split(" ")[:TEASER_LINK_MAX]
+    return any(" ".join(key[:n]) in anchors for n in range(TEASER_LINK_WORDS, len(key) + 1))
 
 
 def _legal_notices(paragraphs: list[str]) -> set[int]:
