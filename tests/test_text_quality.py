@@ -308,6 +308,21 @@ def test_a_signed_comment_thread_longer_than_the_story_ends_it(heading):
     assert dropped == {"comments": 1 + 2 * len(THREAD)}
 
 
+def test_a_signed_thread_with_no_heading_ends_the_text_at_its_first_signature():
+    """Comments with no heading over them ("Posted by: Per, Hamar on 8:21pm", "Kari wrote:") go from the
+    first line that says who posted, when the rest reads as a thread; the story's own byline line, or
+    two signatures, do not make one."""
+    posts = ["Posted by: Per, Hamar on 8:21pm Tue 1 Jan 08", THREAD[0], "Posted by: Kari | January 14, 2008 07:49 PM",
+             THREAD[2], "Ola wrote:", THREAD[4], "Posted by: Frank @ Bygda on 9:55am Wed 2 Jan 08", THREAD[7]]
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*STORY, *posts], title=None, anchors=set(), dropped=dropped)
+    assert kept == STORY and dropped == {"comments": len(posts)}
+    for paragraphs in ([*STORY, "Posted by: Per Hansen, redaktør", *MORE], [*STORY, *posts[:4], *MORE]):
+        dropped = Counter()
+        assert extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped) == paragraphs
+        assert not dropped
+
+
 def test_text_after_a_comment_heading_that_is_no_thread_stays_when_longer():
     """Longer than the story and not signed: it stays (a page may give a comment box beside the story's
     start); the same, but with two signatures only, also stays."""

@@ -331,7 +331,8 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     stories may be longer than the story, though, when its items are teasers (:func:`_teasers`),
     and readers' comments when they are signed (:func:`_comment_thread`): then they go whatever
     their length. So does a run of TEASER_ITEMS_MIN teasers or more at the text's end with no heading
-    (each paragraph opening with a link's text: :func:`_opens_with_link`), after END_AFTER_WORDS words."""
+    (each paragraph opening with a link's text: :func:`_opens_with_link`), after END_AFTER_WORDS words,
+    and a thread of signed comments with no heading, from its first line that says who posted."""
     words = [len(paragraph.split()) for paragraph in paragraphs]
     before, after = 0, sum(words)
     for index, paragraph in enumerate(paragraphs):
@@ -347,12 +348,19 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
         start -= 1
     if len(paragraphs) - start >= TEASER_ITEMS_MIN and sum(words[:start]) >= END_AFTER_WORDS:
         return start, "related"
+    # ... and so do readers' comments with no heading over them, from the first line that says who posted
+    signed = [index for index, paragraph in enumerate(paragraphs)
+              if words[index] <= SIGNED_LINE_WORDS and _SIGNED.search(paragraph)]
+    if len(signed) >= THREAD_SIGNATURES_MIN and sum(words[:signed[0]]) >= END_AFTER_WORDS \
+            and _comment_thread(paragraphs[signed[0]:]):
+        return signed[0], "comments"
     return None
 
 
 THREAD_SIGNATURES_MIN = 3      # readers' comments are signed: this many signatures at least ...
 THREAD_SIGNATURES_SHARE = 0.25  # ... and this share of the paragraphs
 SIGNATURE_WORDS = 6
+SIGNED_LINE_WORDS = 15  # "Posted by: akminstral | January 14, 2008 11:04 PM"
 # A comment's signature: "Posted by: tom3465, farnworth on 8:21pm Tue 1 Jan 08", "King Eric wrote:", or a
 # short line that is no sentence: "Louise, Lancaster, UK", "Frank @ Toronto", "J-F (Ottawa)".
 _SIGNED = re.compile(r"^\W*(?:(?:posted|written|submitted|sent)\s+by\b|skrevet\s+av\b)|\b(?:wrote|skreiv|skrev):\s*$",
