@@ -12,7 +12,7 @@ real pages.
 Two of trafilatura's readers are replaced by exact faster ones: its JSON-LD author reader for the call
 (:func:`json_authors`), which reads the same authors searching the text once, not once per author; and
 its byline reader (:func:`author_of`), which reads the page as it is instead of a pruned copy of it.
-htmldate's last resort, dateparser, is given the languages of :data:`DATE_LANGUAGES` rather than all
+htmldate's last resort, dateparser, is given the languages of :func:`date_languages` rather than all
 of its 205 (:func:`date_parser`).
 """
 
@@ -198,7 +198,7 @@ def date_parser():
     that reads the string, so a string that one of these languages reads gets the same date; but a
     string that none reads (most that reach it: 91 of the 108 on the dev and shared pages) was tried
     in every locale of all 205 languages, each compiling its patterns at first use: 1.1 s once per
-    process and about 10 ms a string after, here 0.15 s and 2 ms. The 108 strings get the same dates."""
+    process and about 10 ms a string after. The 108 strings get the same dates, in 0.29 s instead of 2.2."""
     from dateparser import DateDataParser
 
     return DateDataParser(languages=date_languages(), settings=DATE_PARSER_SETTINGS)
