@@ -71,8 +71,8 @@ def test_sentence_sets_are_measured_when_present_and_never_pinned(tmp_path):
     evaluation._sentences(report, "ud_short", items, lambda text: "nno", "UD treebank sentences")
     figures = {f.name: f for f in report.figures}
     assert figures["lang.ud_short.scandinavian_errors"].ours == 0.0  # the short one is not a 10-20-token sentence
-    assert "gielladetect alone 0.5000; 2 UD treebank sentences (nob 0.0000, nno 0.0000)" in \
-        figures["lang.ud_short.scandinavian_errors"].note
+    assert "gielladetect alone 0.5000; 2 UD treebank sentences (nob 0.0000 (0.0000-0.7935), " \
+           "nno 0.0000 (0.0000-0.7935))" in figures["lang.ud_short.scandinavian_errors"].note
     assert figures["lang.ud_short.sme_accuracy"].ours == 1.0
     evaluation.write_baseline(report, tmp_path / "baseline.json")
     assert evaluation.load_baseline(tmp_path / "baseline.json") == {}  # a set other samples may lack
@@ -109,6 +109,38 @@ def test_treebank_sentences_are_also_read_as_documents(tmp_path):
 def test_eval_skips_with_a_message_without_samples(tmp_path, capsys):
     cli.main(["eval", "--samples", str(tmp_path / "absent")])
     assert "samples not found" in capsys.readouterr().out
+
+
+def test_intervals_of_a_mean_and_of_an_error_rate():
+    """The bootstrap interval holds the mean, narrows with more pages like these, is the same on every
+    run (fixed seed), and collapses where every page scores alike; Wilson's interval is the textbook's."""
+    scores = [0.2, 0.9, 1.0, 0.95, 0.85, 0.99, 0.7, 1.0, 0.6, 0.97]
+    low, high = evaluation.bootstrap_interval(scores)
+    assert low < evaluation.mean(scores) < high and high - low > 0.1
+    assert evaluation.bootstrap_interval(scores) == (low, high)
+    wide_low, wide_high = evaluation.bootstrap_interval(scores * 10)
+    assert low < wide_low < wide_high < high
+    assert evaluation.bootstrap_interval([0.5] * 8) == (0.5, 0.5)
+    assert evaluation.bootstrap_interval([0.7]) == (0.7, 0.7)
+    assert evaluation.wilson_interval(0, 0) == (0.0, 0.0)
+    assert [round(x, 4) for x in evaluation.wilson_interval(1, 100)] == [0.0018, 0.0545]
+    assert [round(x, 4) for x in evaluation.wilson_interval(0, 10)] == [0.0, 0.2775]
+    assert [round(x, 4) for x in evaluation.wilson_interval(20, 1000)] == [0.013, 0.0307]
+
+
+def test_body_f1_carries_its_interval_and_the_gain_over_trafilatura_alone():
+    pages = [evaluation.Page(str(i), None, "", body="a b c d") for i in range(4)]
+    ours = [evaluation.Result(text, None) for text in ("a b c d", "a b c d", "a b", "a b c d")]
+    alone = [evaluation.Result(text, None) for text in ("a b", "a b c d x", "a b", "a")]
+    report = evaluation.Report()
+    evaluation._body(report, "set", pages, ours, alone)
+    f1 = next(f for f in report.figures if f.name == "body.set.f1")
+    assert round(f1.ours, 4) == round((3 + 2 / 3) / 4, 4)
+    low, high = evaluation.bootstrap_interval([1.0, 1.0, 2 / 3, 1.0])
+    gain = evaluation.bootstrap_interval([1.0 - 2 / 3, 1.0 - 8 / 9, 0.0, 1.0 - 0.4])
+    assert 2 / 3 <= low < f1.ours < high == 1.0 and gain[0] > 0  # every page at least as good as alone's
+    assert f1.note == (f"95 % interval {low:.4f}-{high:.4f}; ours - alone {f1.ours - f1.trafilatura:+.4f} "
+                       f"({gain[0]:+.4f} to {gain[1]:+.4f}); 4 pages")
 
 
 def test_token_prf():
