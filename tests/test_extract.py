@@ -502,6 +502,28 @@ def test_questions_an_interview_asks_each_guest_are_not_dropped_as_repeated():
     assert dropped["repeated"] == 2
 
 
+def test_the_fields_of_a_list_of_records_are_kept_each_time():
+    """A list of records (a table of players, a review's sections, a list's refrain) repeats its field
+    names: three lines or more that each recur the same number of times, three times or more, are the
+    text's, as often as the page shows them; a placeholder or a link among them still goes by the other
+    rules."""
+    players = [line for name in ("Ola Nordmann", "Kari Nordmann", "Per Hansen")
+               for line in ("Posisjon", "Kamper spilt", "Mål", f"{name} har spilt for klubben i fem sesonger.")]
+    dropped: Counter = Counter()
+    kept = extract.clean_paragraphs(players + ["Annonse"] * 3 + ["Laster inn innhold"] * 2, title=None,
+                                    anchors=set(), dropped=dropped)
+    assert kept == players and dropped == {"boilerplate": 3, "repeated": 2}
+    # Two field names only: no list of records.
+    pairs = [line for n in range(3) for line in ("Posisjon", "Mål", f"Spiller {n} har scoret {n} mål i år.")]
+    kept = extract.clean_paragraphs(pairs, title=None, anchors=set(), dropped=Counter())
+    assert "Posisjon" not in kept and "Mål" not in kept
+    # A menu repeated three times over recurs alike too: its links go as links.
+    dropped = Counter()
+    kept = extract.clean_paragraphs(["Forsiden", "Sport", "Kultur"] * 3 + [BODY[0]], title=None,
+                                    anchors={"forsiden", "sport", "kultur"}, dropped=dropped)
+    assert kept == [BODY[0]] and dropped == {"links": 9}
+
+
 def test_a_layout_table_is_read_as_blocks_and_a_table_of_data_as_rows():
     """Pages of the 2000s set the menu, the article and the reader comments side by side in the cells of
     one table; trafilatura writes each row as one line with its cells flattened, so the article's

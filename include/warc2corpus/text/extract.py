@@ -19,8 +19,9 @@ reason: ``title`` (the headline repeated among the first three paragraphs: the p
 of one of its ``<h1>``, or most of a title that adds the site's name; it is stored as the title),
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
 question, which an interview series asks each guest; a sentence of six words or more is kept once: a
-page that shows its story twice keeps it), ``date`` (a line that only dates the page:
-"Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT",
+page that shows its story twice keeps it; nor the fields of a list of records, three lines or more that
+each recur the same number of times, three or more: a table of players, a review's sections),
+``date`` (a line that only dates the page: "Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT",
 "7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM."; the date is
 stored as the document's; two dates without such a label are a span of time, which stays),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
@@ -162,6 +163,7 @@ MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three word
 _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
+RECORD_FIELDS, RECORD_TIMES = 3, 3  # lines recurring alike that make a list of records (see clean_paragraphs)
 # A site's legal notice: two kinds of terms, privacy (cookies), copyright, rights reserved or a
 # disclaimer, in the site's own voice ("our", "this site", "©", a line of links "|"), in a paragraph of
 # LEGAL_WORDS words at most with nothing after it but such paragraphs and lines of END_HEADING_WORDS
@@ -433,6 +435,10 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
     legal = _legal_notices(paragraphs)
+    # The fields of a list of records: RECORD_FIELDS lines or more that each recur the same number of
+    # times, RECORD_TIMES or more (a table of players, a review's sections, a list's refrain).
+    recurring = Counter(n for n in counts.values() if n >= RECORD_TIMES)
+    records = {key for key, n in counts.items() if n >= RECORD_TIMES and recurring[n] >= RECORD_FIELDS}
     kept = []
     kept_keys: set[str] = set()
     for index, paragraph in enumerate(paragraphs):
@@ -442,7 +448,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "empty"
         elif index < 3 and (key == title_key or key in headlines or _in_title(key, title_key)):
             reason = "title"
-        elif n_words <= SHORT and counts[key] > 1 and not _QUESTION.search(paragraph) \
+        elif n_words <= SHORT and counts[key] > 1 and key not in records and not _QUESTION.search(paragraph) \
                 and (key in kept_keys or n_words < 6 or not _SENTENCE_END.search(paragraph)):
             reason = "repeated"
         elif _is_date_line(paragraph):
