@@ -524,6 +524,50 @@ def test_the_fields_of_a_list_of_records_are_kept_each_time():
     assert kept == [BODY[0]] and dropped == {"links": 9}
 
 
+INGRESS = "Holmenkollen fikk sin største publikumsdag på mange år, og arrangøren vil slå rekorden neste vinter."
+
+
+def _article_with_lead(lead_html: str, *, description: str = INGRESS, og: str = "") -> str:
+    return ("<html><head><title>Rekordpublikum i Kollen</title>"
+            f"<meta name='description' content='{description}'>"
+            + (f"<meta property='og:description' content='{og}'>" if og else "") + "</head><body>"
+            "<nav><a href='/'>Forsiden</a> <a href='/sport'>Sport</a></nav>"
+            f"<header class='article-header'><h1>Rekordpublikum i Kollen</h1>{lead_html}</header>"
+            "<article><div class='article-body'>" + "".join(f"<p>{p}</p>" for p in BODY) + "</div></article>"
+            "<footer>Ansvarlig redaktør: Kari Nordmann</footer></body></html>")
+
+
+def test_the_lead_set_apart_above_the_body_is_the_texts_first_paragraph():
+    """The ingress sits above the article's body, where trafilatura's choice of the body leaves it out;
+    the page's description repeats it, and the element that holds it is named a lead."""
+    import trafilatura
+
+    html = _article_with_lead(f"<p class='article-lead'><span>{INGRESS}</span></p>")
+    assert INGRESS[:40] not in trafilatura.extract(html)
+    assert extract.extract(html, "https://www.example.no/sport/kollen", naturalness=False).paragraphs == [INGRESS, *BODY]
+    # A stub of a description: the next one (og:description) is read.
+    html = _article_with_lead(f"<div class='standfirst'>{INGRESS}</div>", description="Sport", og=INGRESS)
+    assert extract.extract(html, "https://www.example.no/sport/kollen", naturalness=False).paragraphs[0] == INGRESS
+
+
+@pytest.mark.parametrize("lead_html", [
+    f"<p>{INGRESS}</p>",  # not named a lead
+    f"<ul><li class='teaser-summary'>{INGRESS}</li></ul>",  # a list's teaser
+    f"<div class='share-summary'><p class='summary'>{INGRESS}</p></div>",  # a sharing widget's
+    f"<p class='lead'>{INGRESS} Les mer om rekorden her.</p>",  # more than the description
+])
+def test_the_description_elsewhere_on_the_page_is_no_lead(lead_html):
+    paragraphs = extract.extract(_article_with_lead(lead_html), "https://www.example.no/sport/kollen",
+                                 naturalness=False).paragraphs
+    assert paragraphs[-3:] == BODY and not any(p.startswith(INGRESS[:40]) for p in paragraphs)
+
+
+def test_a_lead_the_text_holds_already_is_not_added_again():
+    html = _article_with_lead("").replace("<div class='article-body'>",
+                                          f"<div class='article-body'><p class='lead'>{INGRESS}</p>")
+    assert extract.extract(html, "https://www.example.no/sport/kollen", naturalness=False).paragraphs == [INGRESS, *BODY]
+
+
 def test_a_layout_table_is_read_as_blocks_and_a_table_of_data_as_rows():
     """Pages of the 2000s set the menu, the article and the reader comments side by side in the cells of
     one table; trafilatura writes each row as one line with its cells flattened, so the article's

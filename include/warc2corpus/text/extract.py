@@ -38,6 +38,10 @@ Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. A
 …"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
 carries besides the one it names, removed before extraction: see ``articles``). When trafilatura finds no text, the page's own content blocks that are not template
 (see ``template``) are the fallback text.
+
+The article's lead (the ingress, standfirst or dek), which publishers set above the body where
+trafilatura's choice of the body leaves it out, becomes the text's first paragraph when the page's
+description repeats it and its element is named a lead (:func:`lead`).
 """
 
 from __future__ import annotations
@@ -233,6 +237,77 @@ def _in_title(key: str, title_key: str) -> bool:
 def headlines(tree) -> set[str]:
     """The normalised texts of the page's ``<h1>`` elements (see :func:`clean_paragraphs`)."""
     return {key for key in (_key(h1.text_content()) for h1 in tree.iter("h1")) if key}
+
+
+LEAD_MIN_WORDS = 8  # a description shorter than this is no lead
+LEAD_DEPTH = 3  # the lead's text may sit this many elements below the lead element (<p><span><b>…)
+# The classes and ids publishers give an article's lead (ingress, standfirst, dek, summary, intro).
+_LEAD_CLASS = re.compile(r"lead|ingress|intro|stand-?first|\bdek\b|summary|excerpt|sub-?title|sub-?headline"
+                         r"|sub-?heading|preamble|sapo|chapo", re.IGNORECASE)
+_LEAD_TAGS = frozenset(("p", "div", "h2", "span", "section"))
+_NOT_LEAD_PLACES = frozenset(("li", "a", "nav", "footer", "form", "button"))
+_DESCRIPTION_NAMES = ("description", "og:description", "twitter:description")  # in this order of trust
+_XPATHS: dict = {}
+
+
+def _xpath(name: str, path: str):
+    """A compiled XPath, made at its first use (no lxml import when the module is imported)."""
+    if name not in _XPATHS:
+        from lxml import etree
+
+        _XPATHS[name] = etree.XPath(path)
+    return _XPATHS[name]
+
+
+def description(tree) -> str | None:
+    """The page's description of itself of LEAD_MIN_WORDS words or more (``<meta name="description">``,
+    else ``og:description``, else ``twitter:description``: a site may fill the first with a stub), or None."""
+    found: dict[str, str] = {}
+    for meta in _xpath("descriptions", "//meta[@content][@name or @property]")(tree):
+        name = meta.get("name") or meta.get("property")
+        if name in _DESCRIPTION_NAMES and len(re.findall(r"\w+", meta.get("content"))) >= LEAD_MIN_WORDS:
+            found.setdefault(name, meta.get("content"))
+    return next((found[name] for name in _DESCRIPTION_NAMES if name in found), None)
+
+
+def lead(tree, described: str | None) -> str | None:
+    """The article's lead as the page gives it in its body, or None. Publishers set the lead (the
+    ingress, standfirst or dek) apart from the article's body, above it, where trafilatura's choice of
+    the body leaves it out; their description (:func:`description`) repeats it. The lead is an element
+    whose whole text is the description (LEAD_MIN_WORDS words or more) and which it or one of its two
+    nearest ancestors names as a lead (:data:`_LEAD_CLASS`), outside lists, links, menus, footers and
+    sharing widgets (which hold the description too). It is looked for around the elements whose own
+    text holds the description's longest word: one XPath over the page's text, not a walk."""
+    words = re.findall(r"\w+", described or "")
+    if len(words) < LEAD_MIN_WORDS:
+        return None
+    key = _key(described)
+    holding = _xpath("holding", "//*[text()[contains(., $word)]]")
+    for holder in holding(tree, word=max(words, key=len)):
+        element = holder
+        for _ in range(LEAD_DEPTH + 1):
+            if element is None:
+                break
+            if element.tag in _LEAD_TAGS and _is_lead(element, key):
+                return " ".join(element.text_content().split())
+            element = element.getparent()
+    return None
+
+
+def _is_lead(element, key: str) -> bool:
+    parent = element.getparent()
+    named = (element, parent, None if parent is None else parent.getparent())
+    if not any(e is not None and _names_lead(e.get("class") or "", e.get("id") or "") for e in named):
+        return False
+    if _key(element.text_content()) != key:
+        return False
+    return not any(e.tag in _NOT_LEAD_PLACES or "share" in (e.get("class") or "")
+                   for e in (element, *element.iterancestors()))
+
+
+@lru_cache(maxsize=20_000)
+def _names_lead(css_class: str, element_id: str) -> bool:
+    return bool(_LEAD_CLASS.search(css_class) or _LEAD_CLASS.search(element_id))
 
 
 @dataclass
@@ -521,6 +596,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     dropped["other_article"] = articles.keep_named_article(tree).paragraphs
     links = _links(tree)
     found = metadata.of_page(tree, url)
+    described = description(tree)
     with _without_recall_escalation():
         document = trafilatura.bare_extraction(tree, url=url, fast=True, include_comments=False, include_images=False)
     if _needs_fallbacks(document):
@@ -531,6 +607,10 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     removed: list[tuple[str, str]] = []
     paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped, removed=removed,
                                   headlines=headlines(tree))
+    if described and paragraphs and _key(described) not in _key(" ".join(paragraphs)):
+        page_lead = lead(tree, described)
+        if page_lead:
+            paragraphs.insert(0, page_lead)
 
     if template is not None:
         kept = []
