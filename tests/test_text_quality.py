@@ -234,7 +234,8 @@ MORE = ["Rådmannen mener nedleggelsen vil spare kommunen for om lag tolv millio
 @pytest.mark.parametrize("heading", ["3 kommentarer", "Kommentarer (12)", "Skriv en kommentar", "Legg igjen en kommentar",
                                      "Kommentarfeltet er stengt", "2 comments", "Comments are now closed for this story",
                                      "Reader views (5)", "| Post Your Comments |", "Submit Your Comments About This Article:",
-                                     "Have your say on this story", "Comments (0)"])
+                                     "Have your say on this story", "Comments (0)", "Comments (No comments posted.)",
+                                     "Most Recent Reader Comments:", "| COMMENTS ON THIS ARTICLE |"])
 def test_a_comment_section_ends_the_text(heading):
     dropped = Counter()
     kept = extract.clean_paragraphs([*STORY, heading, "Helt enig, dette er en skandale!", "Kari, Lillestrøm",
@@ -249,6 +250,7 @@ def test_a_comment_section_ends_the_text(heading):
     [*STORY[:2], "2 comments", *STORY[2:]],        # ... the same: 31 words come before it
     [*STORY, "Kommentar", "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a bare singular
     [*STORY, "HAVE YOUR SAY", "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a box beside the story
+    [*STORY, "Post comment", "Ordføreren har rett i at kommunen ikke har råd til fire skoler."],  # a button's label
     ["Helt enig, dette er en skandale! Skolen har vært dårlig drevet i mange år, så jeg forstår vedtaket godt, men "
      "foreldrene burde vært hørt langt tidligere i prosessen, mener jeg, og det samme mener de fleste vi har snakket "
      "med i bygda de siste ukene.", "Kari, Lillestrøm",

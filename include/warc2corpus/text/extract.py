@@ -187,14 +187,16 @@ _SITE_VOICE = re.compile(r"\b(?:our|this\s+(?:site|website|web\s+site|service)|v
 LEGAL_WORDS = 80
 
 # The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
-# (5)", "Post a comment", "Skriv en kommentar", "Kommentarer (3)"): readers' comments follow it, not the
+# (5)", "Comments (No comments posted.)", "Most Recent Reader Comments:", "Post a comment", "Skriv en
+# kommentar", "Kommentarer (3)"): readers' comments follow it, not the
 # article. Pages of the 2000s set them below the story with no mark trafilatura knows. A bare singular "Comment" or
 # "Kommentar" is not one (a kicker over an opinion piece), nor a bare "Have your say" (a box beside the
 # story that invites comments elsewhere).
 _COMMENTS_HEADING = re.compile(r"""^\W*(?:
       \d+\s+(?:comments?|responses?|replies|kommentarer|kommentarar|kommentar)\b
-    | comments\s*:?\W*$|comments?\s*\(\d+\)\W*$
-    | (?:readers?'?|user|your|latest|recent)\s+(?:comments|views|reactions)\b
+    | comments\s*:?\W*$|comments?\s*\((?:\d+|no\s+comments?(?:\s+(?:posted|yet))?\W*)\)\W*$
+    | (?:most\s+)?(?:readers?'?|user|your|latest|recent)\s+(?:readers?'?\s+)?(?:comments|views|reactions)\b
+    | comments\s+on\s+this\s+(?:article|story|post)\W*$
     | have\s+your\s+say\s+(?:on|about)\b
     | comments?\s+(?:are\s+)?(?:now\s+)?closed
     | (?:leave|post|add|write|submit)\s+(?:a|your)\s+(?:new\s+)?(?:comment|reply|response)s?\b
