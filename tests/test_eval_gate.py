@@ -143,6 +143,23 @@ def test_body_f1_carries_its_interval_and_the_gain_over_trafilatura_alone():
                        f"({gain[0]:+.4f} to {gain[1]:+.4f}); 4 pages")
 
 
+def test_our_side_restores_a_wayback_capture_as_the_pipeline_does():
+    """Big9's older pages are Wayback captures, toolbar and all: the pipeline's restore step takes the
+    toolbar out before extraction, and so does the eval's measure of ours."""
+    from warc2corpus.text import extract
+
+    story = [f"Kommunestyret vedtok budsjettet for {year} etter en lang debatt om skolene og veiene i bygda."
+             for year in range(2001, 2005)]
+    toolbar = ("<!-- BEGIN WAYBACK TOOLBAR INSERT --><div><p>Starting in 1996, Alexa Internet has been donating "
+               "their crawl data to the Internet Archive, and these data are added to the Wayback Machine after an "
+               "embargo period.</p></div><!-- END WAYBACK TOOLBAR INSERT -->")
+    html = ("<html><head><title>Budsjett</title></head><body><article><h1>Budsjett</h1>" + toolbar
+            + "".join(f"<p>{p}</p>" for p in story) + "</article></body></html>")
+    page = evaluation.Page("capture", "https://www.example.no/nyheter/budsjett", html, body="\n".join(story))
+    assert any("Alexa" in p for p in extract.extract(html, page.url, naturalness=False).paragraphs)  # unrestored
+    assert evaluation.ours(page).text == "\n".join(story)
+
+
 def test_token_prf():
     assert evaluation.token_prf("a b c", "a b c") == (1.0, 1.0, 1.0)
     assert evaluation.token_prf("", "a b") == (0.0, 0.0, 0.0)

@@ -353,10 +353,14 @@ class Result:
 
 def ours(page: Page) -> Result:
     """Our extraction, judged by the seed naturalness model (none trained from a corpus on this machine),
-    so that the gate measures the same everywhere."""
+    so that the gate measures the same everywhere; a Wayback capture restored first, as the pipeline's
+    restore step does (``stages.pages.Restore``: Big9's older pages are captures, toolbar and all)."""
+    from warc2corpus.reading import wayback
     from warc2corpus.text import extract, naturalness
 
-    document = extract.extract(page.html, page.url, naturalness=naturalness.seed_model())
+    restored = wayback.unwrap(page.html, page.url)
+    html, url = (restored.html, restored.url) if restored.kind == "page" else (page.html, page.url)
+    document = extract.extract(html, url, naturalness=naturalness.seed_model())
     return Result("\n".join(document.paragraphs), document.published, document.page_type,
                   document.dropped_paragraphs)
 
