@@ -933,6 +933,8 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
     ("Konsernet tapte penger på annonsene i fjor, og varsler nye kutt.", False),
     ("Trump turned back to the space exploration measure sponsored by Cruz and Sen. Bill Nelson.", False),
     ("A measure sponsored by Sen. Ted Cruz passed the Senate on Tuesday.", False),
+    ("Disney's tech teams patched the software as the company continued to sign up additional subscribers.", False),
+    ("Customers could not log in to the bank's app for six hours on Monday, the bank said.", False),
     # the prompts about them say so early in a sentence
     ("Bli abonnent i dag: første måned for 1 krone", True),
     ("Vi bruker informasjonskapsler for å gi deg en bedre opplevelse.", True),
@@ -941,10 +943,17 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
     ("ANNONSE: Finn drømmeboligen her", True),
     ("Sponsored: The best deals on flights to Tromsø this winter", True),
     ("| Links We Like | Sponsored Links |", True),
-    # and newsletters, log-ins and sharing anywhere in a short paragraph
+    # and newsletters and sharing anywhere in a short paragraph
     ("Get the top headlines delivered every morning by subscribing to our newsletter.", True),
     ("Meld deg på nyhetsbrevet og få nyhetene først.", True),
     ("Logg inn for å lese saken", True),
+    # signing up and logging in: where a sentence opens with them (the sentence after "Inbox:" too), or
+    # where the paragraph speaks to the reader
+    ("Headlines in Your Inbox: Sign up for our e-mail alerts.", True),
+    ("The latest from Oslo: Subscribe to get the news first.", True),
+    ("Have an account already? Login to comment", True),
+    ("If you're seeing this message but you're already a subscriber, you can log in for immediate access.", True),
+    ("Please logout and then login again to change your display name.", True),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

@@ -146,7 +146,7 @@ _CREDIT = re.compile(
 # Interface prompts: in a short paragraph, wherever they stand.
 _BOILERPLATE = re.compile(
     r"\b(all rights reserved|click here|read more|see more|don'?t miss|share this|follow us|"
-    r"newsletters?|subscribing|sign up|signing up|log in|login|sponsored (?:links?|content|posts?|stories)|"
+    r"newsletters?|subscribing|log ?out|sponsored (?:links?|content|posts?|stories)|"
     r"les også|les mer|se også|del artikkelen|del saken|følg oss|tips oss|kort fortalt|nyhetsbrev[a-zæøå]*|logg inn|"
     r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre|copyright|©)\b|^©|"
     r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|^sponsored\b|"
@@ -159,9 +159,15 @@ _BOILERPLATE = re.compile(
 # "Sponsored" is a label only where it opens the paragraph or names the links or content it labels
 # (_BOILERPLATE): "a measure sponsored by Sen. Cruz" is news.
 _BOILERPLATE_TOPIC = re.compile(
-    r"\b(subscribe|subscriptions?|cookies?|advertisement|abonn[a-zæøå]*|annonse|informasjonskapsl[a-zæøå]*|"
-    r"anzeige)\b", re.IGNORECASE)
-_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+)((?:\S+\s+){0,3}\S*)")  # a sentence's first four words
+    r"\b(subscribe|subscriptions?|cookies?|advertisement|sign(?:ing)? up|log ?in|abonn[a-zæøå]*|annonse|"
+    r"informasjonskapsl[a-zæøå]*|anzeige)\b", re.IGNORECASE)
+# A sentence's first four words (the separator looked behind, so that a four-word match ending in "Inbox:"
+# leaves the next sentence, "Sign up for …", its own start).
+# Signing up and logging in: a prompt where it opens a sentence (_BOILERPLATE_TOPIC) or speaks to the reader
+# ("… you can log in for immediate access"); news otherwise ("the company continued to sign up subscribers").
+_ACCOUNT = re.compile(r"\b(?:sign(?:ing)? up|log ?in)\b", re.IGNORECASE)
+_TO_THE_READER = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:^|(?<=[.!?:])\s+)((?:\S+\s+){0,3}\S*)")
 FALLBACK_BELOW = 250  # words: a shorter text from trafilatura's fast pass gets its fallbacks (module docstring)
 MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three words or fewer (a menu)
 _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
@@ -396,7 +402,7 @@ def _is_date_line(paragraph: str) -> bool:
 
 
 def _is_boilerplate(paragraph: str) -> bool:
-    if _BOILERPLATE.search(paragraph):
+    if _BOILERPLATE.search(paragraph) or (_ACCOUNT.search(paragraph) and _TO_THE_READER.search(paragraph)):
         return True
     return any(_BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
 
