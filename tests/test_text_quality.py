@@ -926,6 +926,20 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
     assert empty.rejected == "all_paragraphs_dropped_unnatural"
 
 
+@pytest.mark.parametrize("line, credit", [
+    ("Foto: Ola Nordmann / NTB", True), ("Photo: AFP", True), ("Kari Nordmann, NTB", True), ("REUTERS", True),
+    ("Mandel Ngan / AFP", True), ("Brought to you by REUTERS", True),
+    # an agency's name ending a line of text, with no separator before it, is no credit
+    ("Trump will sign an executive order Tuesday at the EPA", False), ("(AP)", False),
+])
+def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
+    from collections import Counter
+
+    reasons: Counter = Counter()
+    extract.clean_paragraphs([line], title=None, anchors=set(), dropped=reasons)
+    assert (reasons == Counter(credit=1)) is credit
+
+
 @pytest.mark.parametrize("paragraph, dropped", [
     # news about subscriptions, cookies and advertising is news
     ("Strømmetjenesten øker prisen på abonnementet med 20 kroner i måneden fra januar, opplyser selskapet.", False),
@@ -954,6 +968,11 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
     ("Have an account already? Login to comment", True),
     ("If you're seeing this message but you're already a subscriber, you can log in for immediate access.", True),
     ("Please logout and then login again to change your display name.", True),
+    # copyright: a notice where it opens a sentence or a menu's cell, or with "©" anywhere; news otherwise
+    ("Copyright 2019 Hawaii News Now. All rights reserved.", True),
+    ("The Capital Times © 2007 - Freelance writers retain the rights to their work.", True),
+    ("The Hindu Group: Home | About Us | Copyright | Archives | Contacts", True),
+    ("A settlement does not necessarily indicate an admission of copyright infringement.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

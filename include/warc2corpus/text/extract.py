@@ -142,13 +142,13 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _CREDIT = re.compile(
     r"^(foto|photo|photos|bilde|bild|image|images|illustrasjon|illustration|grafikk|graphic|kilde|source|"
     r"video|credit|fotograf|photographer)\s*[:/]|getty ?images|\bvia getty\b|/ ?ntb\b|\bntb scanpix\b|"
-    r"\b(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b", re.IGNORECASE)
+    r"(?:^|[/|(:,;–-]\s*|\bby\s+)(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b", re.IGNORECASE)
 # Interface prompts: in a short paragraph, wherever they stand.
 _BOILERPLATE = re.compile(
     r"\b(all rights reserved|click here|read more|see more|don'?t miss|share this|follow us|"
     r"newsletters?|subscribing|log ?out|sponsored (?:links?|content|posts?|stories)|"
     r"les også|les mer|se også|del artikkelen|del saken|følg oss|tips oss|kort fortalt|nyhetsbrev[a-zæøå]*|logg inn|"
-    r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre|copyright|©)\b|^©|"
+    r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre)\b|©|"
     r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|^sponsored\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
@@ -159,15 +159,15 @@ _BOILERPLATE = re.compile(
 # "Sponsored" is a label only where it opens the paragraph or names the links or content it labels
 # (_BOILERPLATE): "a measure sponsored by Sen. Cruz" is news.
 _BOILERPLATE_TOPIC = re.compile(
-    r"\b(subscribe|subscriptions?|cookies?|advertisement|sign(?:ing)? up|log ?in|abonn[a-zæøå]*|annonse|"
+    r"\b(subscribe|subscriptions?|cookies?|advertisement|copyright|sign(?:ing)? up|log ?in|abonn[a-zæøå]*|annonse|"
     r"informasjonskapsl[a-zæøå]*|anzeige)\b", re.IGNORECASE)
-# A sentence's first four words (the separator looked behind, so that a four-word match ending in "Inbox:"
-# leaves the next sentence, "Sign up for …", its own start).
 # Signing up and logging in: a prompt where it opens a sentence (_BOILERPLATE_TOPIC) or speaks to the reader
 # ("… you can log in for immediate access"); news otherwise ("the company continued to sign up subscribers").
 _ACCOUNT = re.compile(r"\b(?:sign(?:ing)? up|log ?in)\b", re.IGNORECASE)
 _TO_THE_READER = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
-_SENTENCE_START = re.compile(r"(?:^|(?<=[.!?:])\s+)((?:\S+\s+){0,3}\S*)")
+# A sentence's first four words (the separator looked behind, so that a four-word match ending in "Inbox:"
+# leaves the next sentence, "Sign up for …", its own start); a line's cells between "|" count as sentences.
+_SENTENCE_START = re.compile(r"(?:^|(?<=[.!?:|])\s+)((?:\S+\s+){0,3}\S*)")
 FALLBACK_BELOW = 250  # words: a shorter text from trafilatura's fast pass gets its fallbacks (module docstring)
 MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three words or fewer (a menu)
 _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
