@@ -25,9 +25,9 @@ each recur the same number of times, three or more: a table of players, a review
 "7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM."; the date is
 stored as the document's; two dates without such a label are a span of time, which stays),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
-(photo credits), ``boilerplate`` (short interface phrases: newsletter, sharing, log-in prompts, and
-subscription, cookie or advertising prompts, which name their subject early in a sentence: a news
-sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
+(photo credits), ``boilerplate`` (short interface phrases: newsletter and sharing prompts, and
+subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
+early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
 fifty words and with less text after it than before, or after it comments signed with a name and a
 place, and everything after it: readers' comments, which pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
