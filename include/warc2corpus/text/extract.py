@@ -153,9 +153,10 @@ _BOILERPLATE = re.compile(
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
-# What prompts are about (subscriptions, cookies, advertising) is also what news is written about ("the
-# service raises the price of its subscription"): such a word marks a prompt only among the first four
-# words of a sentence ("Abonner på …", "Vi bruker informasjonskapsler …", "Bli abonnent i dag: …").
+# What prompts are about (subscriptions, cookies, advertising, copyright, signing up, logging in) is also
+# what news is written about ("the service raises the price of its subscription", "an admission of copyright
+# infringement"): such a word marks a prompt only among the first four words of a sentence ("Abonner på …",
+# "Vi bruker informasjonskapsler …", "Bli abonnent i dag: …", "Copyright 2019 …").
 # "Sponsored" is a label only where it opens the paragraph or names the links or content it labels
 # (_BOILERPLATE): "a measure sponsored by Sen. Cruz" is news.
 _BOILERPLATE_TOPIC = re.compile(
