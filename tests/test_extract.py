@@ -568,6 +568,19 @@ def test_a_lead_the_text_holds_already_is_not_added_again():
     assert extract.extract(html, "https://www.example.no/sport/kollen", naturalness=False).paragraphs == [INGRESS, *BODY]
 
 
+def test_a_headings_named_anchor_is_no_link():
+    """<h3><a name="sprung2">…</a></h3> is the heading itself (the target of a table of contents):
+    not link text, so the article's subheading is not dropped as links; an <a> with an href or a
+    script to follow is a link wherever it stands, and a named anchor outside a heading still counts."""
+    tree = extract.parse(
+        "<html><body><article><h3 class='subtitle'><a name='sprung2' class='jumpLabel'>Thüringer Bratwurst eine "
+        "Illusion?</a></h3><p><a href='/video'>Vor diesen Herausforderungen stehen Schlachtbetriebe</a></p>"
+        "<h3><a name='video' onclick=\"play('1')\">Gucci Menswear In Milan</a></h3>"
+        "<p><a id='1' name='1'>Jolie Film About Daniel Pearl</a></p></article></body></html>")
+    assert extract._links(tree).keys == {"vor diesen herausforderungen stehen schlachtbetriebe",
+                                         "gucci menswear in milan", "jolie film about daniel pearl"}
+
+
 def test_a_layout_table_is_read_as_blocks_and_a_table_of_data_as_rows():
     """Pages of the 2000s set the menu, the article and the reader comments side by side in the cells of
     one table; trafilatura writes each row as one line with its cells flattened, so the article's

@@ -326,6 +326,9 @@ class _Links:
     headlines: int        # links whose text reads like a headline (4+ words)
 
 
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
 def _links(tree) -> _Links:
     """The page's links, read once (trafilatura leaves the tree as it found it)."""
     links = _Links(set(), 0, 0)
@@ -336,9 +339,14 @@ def _links(tree) -> _Links:
         links.headlines += n >= 4
         key = _key(text)
         # A link within the page ("#section": a table of contents, a heading's own anchor) points at
-        # the article's own headings, which are no less content for it.
+        # the article's own headings, which are no less content for it; a heading's named anchor
+        # (<h3><a name="sprung2">…</a></h3>: no href, no script to follow) is the heading, not a link.
+        href = anchor.get("href")
+        if href is None and not anchor.get("onclick") and anchor.getparent() is not None \
+                and anchor.getparent().tag in _HEADINGS:
+            continue
         if key.count(" ") >= 1 and not re.match(r"\s*(https?:|www\.)", text) \
-                and not (anchor.get("href") or "").lstrip().startswith("#"):
+                and not (href or "").lstrip().startswith("#"):
             links.keys.add(key)
     return links
 
