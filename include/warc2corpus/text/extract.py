@@ -256,23 +256,13 @@ _LEAD_CLASS = re.compile(r"lead|ingress|intro|stand-?first|\bdek\b|summary|excer
 _LEAD_TAGS = frozenset(("p", "div", "h2", "span", "section"))
 _NOT_LEAD_PLACES = frozenset(("li", "a", "nav", "footer", "form", "button"))
 _DESCRIPTION_NAMES = ("description", "og:description", "twitter:description")  # in this order of trust
-_XPATHS: dict = {}
-
-
-def _xpath(name: str, path: str):
-    """A compiled XPath, made at its first use (no lxml import when the module is imported)."""
-    if name not in _XPATHS:
-        from lxml import etree
-
-        _XPATHS[name] = etree.XPath(path)
-    return _XPATHS[name]
 
 
 def description(tree) -> str | None:
     """The page's description of itself of LEAD_MIN_WORDS words or more (``<meta name="description">``,
     else ``og:description``, else ``twitter:description``: a site may fill the first with a stub), or None."""
     found: dict[str, str] = {}
-    for meta in _xpath("descriptions", "//meta[@content][@name or @property]")(tree):
+    for meta in tree.xpath("//meta[@content][@name or @property]"):
         name = meta.get("name") or meta.get("property")
         if name in _DESCRIPTION_NAMES and len(re.findall(r"\w+", meta.get("content"))) >= LEAD_MIN_WORDS:
             found.setdefault(name, meta.get("content"))
@@ -291,8 +281,7 @@ def lead(tree, described: str | None) -> str | None:
     if len(words) < LEAD_MIN_WORDS:
         return None
     key = _key(described)
-    holding = _xpath("holding", "//*[text()[contains(., $word)]]")
-    for holder in holding(tree, word=max(words, key=len)):
+    for holder in tree.xpath("//*[text()[contains(., $word)]]", word=max(words, key=len)):
         element = holder
         for _ in range(LEAD_DEPTH + 1):
             if element is None:
