@@ -407,6 +407,40 @@ def test_paragraphs_opening_with_links_that_are_no_run_of_teasers_stay(paragraph
     assert kept == paragraphs and not dropped
 
 
+# A sidebar's box of teasers as pairs: another story's headline as a link, then a line about it.
+TEASER_PAIRS = [("Ny rekord for strømprisen i Sør-Norge", "Ekspertene venter at prisen holder seg høy hele vinteren"),
+                ("Fylkesmannen vil slå sammen kommuner", "To av kommunene sa nei i en folkeavstemning"),
+                ("Ferja til Bygdøy innstilt", "Feilen på motoren er større enn først antatt"),
+                ("Skiskytterne klare for Sjusjøen", "Landslaget har trent i høyden i tre uker")]
+PAIR_LINKS = {extract._key(link) for link, _ in TEASER_PAIRS}
+
+
+def _pairs(pairs):
+    return [line for pair in pairs for line in pair]
+
+
+def test_a_box_of_teasers_set_as_link_then_blurb_goes():
+    """Three pairs or more in a row of a link's text (dropped as links) and a short line about that story:
+    the lines go too, as ``related``, wherever the box stands."""
+    for paragraphs in ([*STORY, *_pairs(TEASER_PAIRS)], [*_pairs(TEASER_PAIRS[:3]), *STORY]):
+        dropped = Counter()
+        kept = extract.clean_paragraphs(paragraphs, title=None, anchors=PAIR_LINKS, dropped=dropped)
+        assert kept == STORY
+        assert dropped["links"] == dropped["related"] == len([p for p in paragraphs if p not in STORY]) // 2
+
+
+@pytest.mark.parametrize("paragraphs", [
+    [*STORY, *_pairs(TEASER_PAIRS[:2])],                                    # two pairs: too few to tell
+    [*STORY, *_pairs(TEASER_PAIRS[:2]), MORE[0], *_pairs(TEASER_PAIRS[2:])],  # the story between them
+    [*STORY, *_pairs(TEASER_PAIRS[:2]), TEASER_PAIRS[2][0], " ".join(STORY)],  # a long paragraph after a link
+])
+def test_links_and_lines_that_are_no_box_of_teasers_keep_their_lines(paragraphs):
+    dropped = Counter()
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=PAIR_LINKS, dropped=dropped)
+    assert "related" not in dropped
+    assert kept == [p for p in paragraphs if extract._key(p) not in PAIR_LINKS]
+
+
 @pytest.mark.parametrize("notice", [
     "Use of this site is governed by our Terms of Service and Privacy Policy. Except where otherwise specified, "
     "the contents of this site are copyright of the publisher.",

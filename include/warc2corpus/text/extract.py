@@ -31,8 +31,9 @@ early in a sentence or speak to the reader: a news sentence about a subscription
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
 fifty words and with less text after it than before, or after it comments signed with a name and a
 place, and everything after it: readers' comments, which pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
-stories, "Top stories", "Mest lest"; a list of teasers whatever its length, and a run of three teasers
-or more that ends the text with no heading over it), ``legal`` (a site's
+stories, "Top stories", "Mest lest"; a list of teasers whatever its length, a run of three teasers
+or more that ends the text with no heading over it, and the lines of a box of teasers set as pairs, a
+headline's link then a line about its story, three pairs or more in a row), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
 Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
 …"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
@@ -520,7 +521,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     # times, RECORD_TIMES or more (a table of players, a review's sections, a list's refrain).
     recurring = Counter(n for n in counts.values() if n >= RECORD_TIMES)
     records = {key for key, n in counts.items() if n >= RECORD_TIMES and recurring[n] >= RECORD_FIELDS}
-    kept = []
+    reasons: list[str | None] = []
     kept_keys: set[str] = set()
     for index, paragraph in enumerate(paragraphs):
         key = _key(paragraph)
@@ -543,13 +544,50 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         elif index in legal:
             reason = "legal"
         else:
-            kept.append(paragraph)
+            reason = None
             kept_keys.add(key)
+        reasons.append(reason)
+    for index in _teaser_blurbs(paragraphs, reasons):
+        reasons[index] = "related"
+    kept = []
+    for paragraph, reason in zip(paragraphs, reasons):
+        if reason is None:
+            kept.append(paragraph)
             continue
         dropped[reason] += 1
         if removed is not None:
             removed.append((reason, paragraph))
     return kept
+
+
+TEASER_PAIRS_MIN = 3    # a list of teasers set as a link, then its blurb: this many pairs in a row ...
+BLURB_WORDS = 30        # ... each blurb this long at most
+
+
+def _teaser_blurbs(paragraphs: list[str], reasons: list[str | None]) -> list[int]:
+    """The indices of the blurbs of a list of teasers set as pairs of paragraphs: another story's
+    headline as a link (dropped as ``links``), then a line or two about it, BLURB_WORDS words at most,
+    TEASER_PAIRS_MIN pairs or more in a row with nothing else between them (a sidebar's "Don't miss"
+    box of 2008: "Video: Waxing Lyrical" / "Liam Neeson bids a fond farewell to Belfast theatre")."""
+    found: list[int] = []
+    index = 0
+    while index < len(paragraphs):
+        blurbs = []
+        at = index
+        while at < len(paragraphs) and reasons[at] == "links":
+            while at < len(paragraphs) and reasons[at] == "links":
+                at += 1
+            if at < len(paragraphs) and reasons[at] is None and len(paragraphs[at].split()) <= BLURB_WORDS:
+                blurbs.append(at)
+                at += 1
+            else:
+                break
+        if len(blurbs) >= TEASER_PAIRS_MIN:
+            found.extend(blurbs)
+            index = at
+        else:
+            index += 1
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
