@@ -421,12 +421,14 @@ def _pairs(pairs):
 
 def test_a_box_of_teasers_set_as_link_then_blurb_goes():
     """Three pairs or more in a row of a link's text (dropped as links) and a short line about that story:
-    the lines go too, as ``related``, wherever the box stands."""
-    for paragraphs in ([*STORY, *_pairs(TEASER_PAIRS)], [*_pairs(TEASER_PAIRS[:3]), *STORY]):
+    the lines go too, as ``related``, wherever the box stands, and when other dropped lines come between
+    the pairs ("Full Story", a repeated button)."""
+    with_buttons = [line for pair in TEASER_PAIRS[:3] for line in (*pair, "Full Story")]
+    for paragraphs in ([*STORY, *_pairs(TEASER_PAIRS)], [*_pairs(TEASER_PAIRS[:3]), *STORY], [*STORY, *with_buttons]):
         dropped = Counter()
         kept = extract.clean_paragraphs(paragraphs, title=None, anchors=PAIR_LINKS, dropped=dropped)
         assert kept == STORY
-        assert dropped["links"] == dropped["related"] == len([p for p in paragraphs if p not in STORY]) // 2
+        assert dropped["links"] == dropped["related"] == len([p for p in paragraphs if p in _pairs(TEASER_PAIRS)]) // 2
 
 
 @pytest.mark.parametrize("paragraphs", [

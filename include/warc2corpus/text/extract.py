@@ -33,7 +33,7 @@ fifty words and with less text after it than before, or after it comments signed
 place, and everything after it: readers' comments, which pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
 stories, "Top stories", "Mest lest"; a list of teasers whatever its length, a run of three teasers
 or more that ends the text with no heading over it, and the lines of a box of teasers set as pairs, a
-headline's link then a line about its story, three pairs or more in a row), ``legal`` (a site's
+headline's link then a line about its story, three pairs or more in a row, nothing kept between them), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
 Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
 …"), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
@@ -566,18 +566,21 @@ BLURB_WORDS = 30        # ... each blurb this long at most
 
 def _teaser_blurbs(paragraphs: list[str], reasons: list[str | None]) -> list[int]:
     """The indices of the blurbs of a list of teasers set as pairs of paragraphs: another story's
-    headline as a link (dropped as ``links``), then a line or two about it, BLURB_WORDS words at most,
-    TEASER_PAIRS_MIN pairs or more in a row with nothing else between them (a sidebar's "Don't miss"
-    box of 2008: "Video: Waxing Lyrical" / "Liam Neeson bids a fond farewell to Belfast theatre")."""
+    headline as a link (dropped as ``links``, maybe with other dropped lines: "Full Story"), then a
+    line or two about it, BLURB_WORDS words at most, TEASER_PAIRS_MIN pairs or more in a row with
+    nothing kept between them (a sidebar's "Don't miss" box of 2008: "Video: Waxing Lyrical" / "Liam
+    Neeson bids a fond farewell to Belfast theatre")."""
     found: list[int] = []
     index = 0
     while index < len(paragraphs):
         blurbs = []
         at = index
-        while at < len(paragraphs) and reasons[at] == "links":
-            while at < len(paragraphs) and reasons[at] == "links":
+        while at < len(paragraphs) and (reasons[at] == "links" or blurbs and reasons[at] is not None):
+            linked = False
+            while at < len(paragraphs) and reasons[at] is not None:
+                linked = linked or reasons[at] == "links"
                 at += 1
-            if at < len(paragraphs) and reasons[at] is None and len(paragraphs[at].split()) <= BLURB_WORDS:
+            if linked and at < len(paragraphs) and len(paragraphs[at].split()) <= BLURB_WORDS:
                 blurbs.append(at)
                 at += 1
             else:
