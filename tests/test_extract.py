@@ -173,6 +173,21 @@ def test_link_share_is_the_same_in_every_process():
     assert outputs == {"[]\n"}
 
 
+@pytest.mark.parametrize("row, anchors, is_links", [
+    ("| Home | | | | Nyheter | | | | Sport | | | | Kultur | |", {"home", "nyheter", "sport", "kultur"}, True),
+    ("| Home | | | | Nyheter | | | | Sport | | | | Kultur | |", {"home", "nyheter"}, False),   # half the cells
+    ("Home Nyheter Sport Kultur", {"home", "nyheter", "sport", "kultur"}, False),  # no cells: short links
+                                                                                # count only as the whole text
+    ("The Garden · Derek Jarman (1990)", {"the garden", "derek jarman 1990"}, False),  # "·" parts no cells
+])
+def test_a_menus_row_of_short_links_is_links(row, anchors, is_links):
+    """A table row or menu whose cells ("|") are each a link's text is links, however short each link
+    (a 2008 page's "| Home | | UK | | Business |"); short links elsewhere count only as the whole text."""
+    dropped = Counter()
+    kept = extract.clean_paragraphs([row], title=None, anchors=anchors, dropped=dropped)
+    assert (kept, dict(dropped)) == (([], {"links": 1}) if is_links else ([row], {}))
+
+
 def test_metadata_is_what_trafilatura_reads(samples):
     """text.metadata gives the title, author and date trafilatura's own metadata pass gives, without
     its site name, categories, tags and licence, on every real page of the samples."""

@@ -24,7 +24,7 @@ each recur the same number of times, three or more: a table of players, a review
 ``date`` (a line that only dates the page: "Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT",
 "7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM."; the date is
 stored as the document's; two dates without such a label are a span of time, which stays),
-``links`` (a paragraph that is almost all link text: teasers, "read more" lists), ``credit``
+``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose cells are links), ``credit``
 (photo credits), ``boilerplate`` (short interface phrases: newsletter and sharing prompts, and
 subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
 early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
@@ -341,21 +341,33 @@ def _links(tree) -> _Links:
     return links
 
 
-def _linked_share(key: str, anchors: set[str], long_anchors: list[str]) -> float:
-    """The share of the paragraph's text that is link text. ``long_anchors``: the anchors of 12
-    characters or more, longest first (then alphabetical), so that the same page gives the same share
-    in every process (a set's order changes with Python's hash seed)."""
-    if not key:
+_CELL_SEPARATOR = re.compile(r"\|")  # between a table row's cells, a menu's items
+
+
+def _linked_share(paragraph: str, anchors: set[str], long_anchors: list[str]) -> float:
+    """The share of the paragraph's text that is link text, cell by cell where separators ("|", "·",
+    "•") part it: a menu's row of short links ("| Home | | UK | | Business |") is links. ``long_anchors``:
+    the anchors of 12 characters or more, longest first (then alphabetical), so that the same page gives
+    the same share in every process (a set's order changes with Python's hash seed)."""
+    cells = [key for key in map(_key, _CELL_SEPARATOR.split(paragraph)) if key]
+    total = sum(map(len, cells))
+    if not total:
         return 0.0
+    return sum(_linked_chars(cell, anchors, long_anchors) for cell in cells) / total
+
+
+def _linked_chars(key: str, anchors: set[str], long_anchors: list[str]) -> int:
+    """How many characters of a text (:func:`_key`) are link text: all when it is an anchor's, else
+    those of the long anchors it holds."""
     if key in anchors:
-        return 1.0
+        return len(key)
     covered = 0
     rest = key
     for anchor in long_anchors:
         if anchor in rest:
             covered += len(anchor)
             rest = rest.replace(anchor, " ")
-    return covered / len(key)
+    return covered
 
 
 def _prune_nested_articles(tree) -> None:
@@ -539,7 +551,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "credit"
         elif n_words <= SHORT and _is_boilerplate(paragraph):
             reason = "boilerplate"
-        elif n_words <= 40 and _linked_share(key, anchors, long_anchors) >= 0.75:
+        elif n_words <= 40 and _linked_share(paragraph, anchors, long_anchors) >= 0.75:
             reason = "links"
         elif index in legal:
             reason = "legal"
