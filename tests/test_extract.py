@@ -173,19 +173,26 @@ def test_link_share_is_the_same_in_every_process():
     assert outputs == {"[]\n"}
 
 
-@pytest.mark.parametrize("row, anchors, is_links", [
-    ("| Home | | | | Nyheter | | | | Sport | | | | Kultur | |", {"home", "nyheter", "sport", "kultur"}, True),
-    ("| Home | | | | Nyheter | | | | Sport | | | | Kultur | |", {"home", "nyheter"}, False),   # half the cells
-    ("Home Nyheter Sport Kultur", {"home", "nyheter", "sport", "kultur"}, False),  # no cells: short links
-                                                                                # count only as the whole text
-    ("The Garden · Derek Jarman (1990)", {"the garden", "derek jarman 1990"}, False),  # "·" parts no cells
+@pytest.mark.parametrize("row, anchors, link_words, is_links", [
+    ("| Hjem | | | | Nyheter | | | | Siste nytt | | | | Kultur | |", {"siste nytt"}, {"hjem", "nyheter", "kultur"}, True),
+    ("| Hjem | | | | Nyheter | | | | Siste nytt | | | | Kultur | |", {"siste nytt"}, {"hjem"}, False),  # half the cells
+    ("Hjem Nyheter Kultur", set(), {"hjem", "nyheter", "kultur"}, False),  # no cells: one-word links do not count
+    ("Nyheter", set(), {"nyheter"}, False),                                   # ... nor a one-word paragraph
+    ("The Garden · Derek Jarman (1990)", {"derek jarman 1990"}, {"garden"}, False),  # "·" parts no cells
 ])
-def test_a_menus_row_of_short_links_is_links(row, anchors, is_links):
+def test_a_menus_row_of_links_is_links(row, anchors, link_words, is_links):
     """A table row or menu whose cells ("|") are each a link's text is links, however short each link
-    (a 2008 page's "| Home | | UK | | Business |"); short links elsewhere count only as the whole text."""
+    (a 2008 page's "| Home | | UK | | Guardian Weekly |"); one-word links count only as such cells."""
     dropped = Counter()
-    kept = extract.clean_paragraphs([row], title=None, anchors=anchors, dropped=dropped)
+    kept = extract.clean_paragraphs([row], title=None, anchors=anchors, link_words=link_words, dropped=dropped)
     assert (kept, dict(dropped)) == (([], {"links": 1}) if is_links else ([row], {}))
+
+
+def test_the_pages_one_word_links_are_read_apart():
+    tree = extract.parse('<html><body><p><a href="/">Hjem</a> <a href="/n">Siste nytt</a> <a href="#x">Til toppen</a>'
+                         '</p></body></html>')
+    links = extract._links(tree)
+    assert (links.keys, links.single) == ({"siste nytt"}, {"hjem"})
 
 
 def test_metadata_is_what_trafilatura_reads(samples):

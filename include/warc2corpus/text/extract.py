@@ -312,6 +312,7 @@ def _names_lead(css_class: str, element_id: str) -> bool:
 @dataclass
 class _Links:
     keys: set[str]        # normalised texts of links of two words or more (not bare URLs, not in-page)
+    single: set[str]      # ... and of one word: a menu's items, read only as the cells of a row
     words: int            # words inside links on the page
     headlines: int        # links whose text reads like a headline (4+ words)
 
@@ -321,7 +322,7 @@ _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 def _links(tree) -> _Links:
     """The page's links, read once (trafilatura leaves the tree as it found it)."""
-    links = _Links(set(), 0, 0)
+    links = _Links(set(), set(), 0, 0)
     for anchor in tree.iter("a"):
         text = anchor.text_content() if len(anchor) or anchor.text else ""
         n = len(text.split())
@@ -335,25 +336,28 @@ def _links(tree) -> _Links:
         if href is None and not anchor.get("onclick") and anchor.getparent() is not None \
                 and anchor.getparent().tag in _HEADINGS:
             continue
-        if key.count(" ") >= 1 and not re.match(r"\s*(https?:|www\.)", text) \
-                and not (href or "").lstrip().startswith("#"):
-            links.keys.add(key)
+        if key and not re.match(r"\s*(https?:|www\.)", text) and not (href or "").lstrip().startswith("#"):
+            (links.keys if " " in key else links.single).add(key)
     return links
 
 
 _CELL_SEPARATOR = re.compile(r"\|")  # between a table row's cells, a menu's items
 
 
-def _linked_share(paragraph: str, anchors: set[str], long_anchors: list[str]) -> float:
-    """The share of the paragraph's text that is link text, cell by cell where separators ("|", "·",
-    "•") part it: a menu's row of short links ("| Home | | UK | | Business |") is links. ``long_anchors``:
-    the anchors of 12 characters or more, longest first (then alphabetical), so that the same page gives
-    the same share in every process (a set's order changes with Python's hash seed)."""
+def _linked_share(paragraph: str, anchors: set[str], long_anchors: list[str], link_words: set[str]) -> float:
+    """The share of the paragraph's text that is link text, cell by cell where "|" parts it: a menu's
+    row of links ("| Home | | UK | | Guardian Weekly |") is links, its one-word items (``link_words``)
+    too. ``long_anchors``: the anchors of 12 characters or more, longest first (then alphabetical), so
+    that the same page gives the same share in every process (a set's order changes with Python's hash
+    seed)."""
     cells = [key for key in map(_key, _CELL_SEPARATOR.split(paragraph)) if key]
     total = sum(map(len, cells))
     if not total:
         return 0.0
-    return sum(_linked_chars(cell, anchors, long_anchors) for cell in cells) / total
+    if len(cells) > 1:
+        return sum(len(cell) if cell in link_words else _linked_chars(cell, anchors, long_anchors)
+                   for cell in cells) / total
+    return _linked_chars(cells[0], anchors, long_anchors) / total
 
 
 def _linked_chars(key: str, anchors: set[str], long_anchors: list[str]) -> int:
@@ -514,10 +518,11 @@ def _legal_notices(paragraphs: list[str]) -> set[int]:
 
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
                      dropped: Counter, removed: list[tuple[str, str]] | None = None,
-                     headlines: set[str] = frozenset()) -> list[str]:
+                     headlines: set[str] = frozenset(), link_words: set[str] = frozenset()) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason, and
-    ``removed`` (when given) receives each paragraph that went with its reason. ``headlines``: the
-    normalised texts (:func:`_key`) of the page's ``<h1>`` elements."""
+    ``removed`` (when given) receives each paragraph that went with its reason. ``anchors``: the
+    normalised texts (:func:`_key`) of the page's links of two words or more, ``link_words`` of its
+    one-word links; ``headlines``: of its ``<h1>`` elements."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
     end = _end_of_text(paragraphs, anchors)
     if end is not None:
@@ -551,7 +556,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "credit"
         elif n_words <= SHORT and _is_boilerplate(paragraph):
             reason = "boilerplate"
-        elif n_words <= 40 and _linked_share(paragraph, anchors, long_anchors) >= 0.75:
+        elif n_words <= 40 and _linked_share(paragraph, anchors, long_anchors, link_words) >= 0.75:
             reason = "links"
         elif index in legal:
             reason = "legal"
@@ -664,8 +669,8 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     paragraphs = split_paragraphs(_text(document))
     source = "trafilatura" if paragraphs else None
     removed: list[tuple[str, str]] = []
-    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, dropped=dropped, removed=removed,
-                                  headlines=headlines(tree))
+    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, link_words=links.single, dropped=dropped,
+                                  removed=removed, headlines=headlines(tree))
     if described and paragraphs and _key(described) not in _key(" ".join(paragraphs)):
         page_lead = lead(tree, described)
         if page_lead:
