@@ -178,11 +178,13 @@ def test_link_share_is_the_same_in_every_process():
     ("| Hjem | | | | Nyheter | | | | Siste nytt | | | | Kultur | |", {"siste nytt"}, {"hjem"}, False),  # half the cells
     ("Hjem Nyheter Kultur", set(), {"hjem", "nyheter", "kultur"}, False),  # no cells: one-word links do not count
     ("Nyheter", set(), {"nyheter"}, False),                                   # ... nor a one-word paragraph
+    ("Nyheter | Siste nytt fra Oslo", {"nyheter siste nytt fra oslo"}, set(), True),  # one link whose text holds "|"
     ("The Garden · Derek Jarman (1990)", {"derek jarman 1990"}, {"garden"}, False),  # "·" parts no cells
 ])
 def test_a_menus_row_of_links_is_links(row, anchors, link_words, is_links):
     """A table row or menu whose cells ("|") are each a link's text is links, however short each link
-    (a 2008 page's "| Home | | UK | | Guardian Weekly |"); one-word links count only as such cells."""
+    (a 2008 page's "| Home | | UK | | Guardian Weekly |"); one-word links count only as such cells; and the
+    cells never hide a link whose own text holds a "|"."""
     dropped = Counter()
     kept = extract.clean_paragraphs([row], title=None, anchors=anchors, link_words=link_words, dropped=dropped)
     assert (kept, dict(dropped)) == (([], {"links": 1}) if is_links else ([row], {}))

@@ -344,20 +344,21 @@ def _links(tree) -> _Links:
 _CELL_SEPARATOR = re.compile(r"\|")  # between a table row's cells, a menu's items
 
 
-def _linked_share(paragraph: str, anchors: set[str], long_anchors: list[str], link_words: set[str]) -> float:
-    """The share of the paragraph's text that is link text, cell by cell where "|" parts it: a menu's
-    row of links ("| Home | | UK | | Guardian Weekly |") is links, its one-word items (``link_words``)
-    too. ``long_anchors``: the anchors of 12 characters or more, longest first (then alphabetical), so
+def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: list[str], link_words: set[str]) -> float:
+    """The share of the paragraph's text (``key``: :func:`_key`) that is link text, as a whole or, where
+    "|" parts it, cell by cell, whichever is more: a menu's row of links ("| Home | | UK | | Guardian
+    Weekly |") is links, its one-word items (``link_words``) too, and so is one link whose text holds a
+    "|". ``long_anchors``: the anchors of 12 characters or more, longest first (then alphabetical), so
     that the same page gives the same share in every process (a set's order changes with Python's hash
     seed)."""
-    cells = [key for key in map(_key, _CELL_SEPARATOR.split(paragraph)) if key]
-    total = sum(map(len, cells))
-    if not total:
+    if not key:
         return 0.0
-    if len(cells) > 1:
-        return sum(len(cell) if cell in link_words else _linked_chars(cell, anchors, long_anchors)
-                   for cell in cells) / total
-    return _linked_chars(cells[0], anchors, long_anchors) / total
+    whole = _linked_chars(key, anchors, long_anchors) / len(key)
+    cells = [cell for cell in map(_key, _CELL_SEPARATOR.split(paragraph)) if cell] if "|" in paragraph else []
+    if len(cells) < 2:
+        return whole
+    linked = sum(len(cell) if cell in link_words else _linked_chars(cell, anchors, long_anchors) for cell in cells)
+    return max(whole, linked / sum(map(len, cells)))
 
 
 def _linked_chars(key: str, anchors: set[str], long_anchors: list[str]) -> int:
@@ -556,7 +557,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "credit"
         elif n_words <= SHORT and _is_boilerplate(paragraph):
             reason = "boilerplate"
-        elif n_words <= 40 and _linked_share(paragraph, anchors, long_anchors, link_words) >= 0.75:
+        elif n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75:
             reason = "links"
         elif index in legal:
             reason = "legal"
