@@ -24,8 +24,8 @@ each recur the same number of times, three or more: a table of players, a review
 ``date`` (a line that only dates the page: "Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT",
 "7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM."; the date is
 stored as the document's; two dates without such a label are a span of time, which stays),
-``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose cells are links), ``credit``
-(photo credits), ``boilerplate`` (short interface phrases: newsletter and sharing prompts, and
+``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose
+cells are links), ``credit`` (photo credits), ``boilerplate`` (short interface phrases: newsletter and sharing prompts, and
 subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
 early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
