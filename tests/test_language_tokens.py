@@ -149,6 +149,42 @@ def test_a_tied_paragraph_keeps_its_own_label_without_a_decided_scandinavian_par
     assert language.of_paragraphs([NORTH_SAMI, TIED, NORTH_SAMI]).paragraphs[1] == \
         language.of_paragraphs([NORTH_SAMI, TIED, NORTH_SAMI], in_context=False).paragraphs[1]
 
+@pytest.mark.parametrize("text, expected", [
+    (BOKMAAL, "nob"), (NYNORSK, "nno"), (ENGLISH, "eng"),
+    ("Eg veit ikkje kva dei skal gjere med skulen no, men dei må bestemme seg snart.", "nno"),
+])
+def test_function_words_that_leave_no_doubt_decide_without_the_character_models(text, expected, monkeypatch):
+    """A paragraph whose function words make a quarter of its words and outnumber every other
+    standard's by two (or, English, make 30 % of them and three times any standard's) is that language
+    without a character profile: the models are not asked, alone or in a document."""
+    assert language._told_by_function_words(text, list(language.LANGUAGES)) == expected
+
+    def no_profiles(*args, **kwargs):
+        raise AssertionError("the character models were asked")
+
+    monkeypatch.setattr(language, "char_distances_of_many", no_profiles)
+    assert language.of_paragraphs([text, text], in_context=False).paragraphs == [expected, expected]
+
+
+@pytest.mark.parametrize("text, languages", [
+    (TIED, list(language.LANGUAGES)),       # Bokmål and Nynorsk alike: the character models and the ties
+    (NORTH_SAMI, list(language.LANGUAGES)),  # no Scandinavian or English function words
+    (ENGLISH, ["nob", "nno", "sme"]),        # English not among the languages compared
+    ("Regjeringen Støre, Stortinget, Høyre, Arbeiderpartiet, Fremskrittspartiet, Senterpartiet, Venstre, KrF, SV "
+     "og Rødt", list(language.LANGUAGES)),  # names: one function word
+])
+def test_text_its_function_words_leave_in_doubt_goes_to_the_character_models(text, languages):
+    assert language._told_by_function_words(text, languages) is None
+
+
+def test_an_english_byline_is_english():
+    """The character models read this Danish and Nynorsk (the dev half's Big9); its function words
+    make it English."""
+    byline = "Contributing to this report were Associated Press writers George M. Walsh and Chris Carola"
+    assert language.of_text(byline) == "eng"
+    assert language.of_paragraphs([byline]).paragraphs == ["eng"]
+
+
 # --- tokens.tokenize ----------------------------------------------------------------------------------
 
 SAMPLES = [
