@@ -192,7 +192,13 @@ CODE_HREF_WORDS = tuple(h for h in CODE_HOSTS if not h.startswith("redaktor")) +
 
 # The triggers as UTF-8 bytes: ASCII lowercasing of the encoded page is several times cheaper than
 # str.lower() and finds the same ASCII triggers; the mojibake one ("ã¸") is looked for in both cases.
-TRIGGER_BYTES = tuple({t.encode() for t in TRIGGERS} | {t.upper().encode() for t in TRIGGERS if not t.isascii()})
+# The commonest come first, so that a page holding one is most often known after a search or two
+# ("redakt": redaksjon, redaktør on Norwegian pages; "editor" on most others): on 920 pages of the
+# held-out half 0.45 ms a page, 0.82 in the order a set gave one process (it changed with the hash seed).
+_COMMON_TRIGGERS = (b"redakt", b"editor")
+TRIGGER_BYTES = tuple(sorted(
+    {t.encode() for t in TRIGGERS} | {t.upper().encode() for t in TRIGGERS if not t.isascii()},
+    key=lambda t: (_COMMON_TRIGGERS.index(t) if t in _COMMON_TRIGGERS else len(_COMMON_TRIGGERS), t)))
 # "editor" alone finds only English editor lines, which never count (a front page records them: they
 # explain a rejection); on a supporting page they could not help the host, so they do not get it read,
 # unless with "responsible" (<meta name="responsible-editor" content="Kari Nordmann"> is a declaration).
