@@ -177,6 +177,16 @@ def test_text_its_function_words_leave_in_doubt_goes_to_the_character_models(tex
     assert language._told_by_function_words(text, languages) is None
 
 
+@pytest.mark.parametrize("text, words", [
+    ("Les mer på Aftenposten.no og nrk.no i dag", ["les", "mer", "på", "og", "i", "dag"]),  # "no" is Nynorsk
+    ("Skriv til kari@post.de i dag no", ["skriv", "til", "i", "dag", "no"]),
+    ("Se https://www.zeit.de/ikkje i dag no", ["se", "i", "dag", "no"]),
+    ("Det var no. Så kom dei.", ["det", "var", "no", "så", "kom", "dei"]),  # a sentence's end, no address
+])
+def test_web_addresses_hold_no_function_words(text, words):
+    assert language._function_word_tokens(text)[1] == words
+
+
 def test_an_english_byline_is_english():
     """The character models read this Danish and Nynorsk (the dev half's Big9); its function words
     make it English."""

