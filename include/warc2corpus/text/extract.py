@@ -589,25 +589,19 @@ def _teaser_blurbs(paragraphs: list[str], reasons: list[str | None]) -> list[int
     nothing kept between them (a sidebar's "Don't miss" box of 2008: "Video: Waxing Lyrical" / "Liam
     Neeson bids a fond farewell to Belfast theatre")."""
     found: list[int] = []
-    index = 0
-    while index < len(paragraphs):
-        blurbs = []
-        at = index
-        while at < len(paragraphs) and (reasons[at] == "links" or blurbs and reasons[at] is not None):
-            linked = False
-            while at < len(paragraphs) and reasons[at] is not None:
-                linked = linked or reasons[at] == "links"
-                at += 1
-            if linked and at < len(paragraphs) and len(paragraphs[at].split()) <= BLURB_WORDS:
-                blurbs.append(at)
-                at += 1
-            else:
-                break
-        if len(blurbs) >= TEASER_PAIRS_MIN:
-            found.extend(blurbs)
-            index = at
+    run: list[int] = []     # the blurbs of the pairs in a row so far
+    linked = False          # a link among the dropped lines since the last kept paragraph
+    for index, reason in enumerate(reasons):
+        if reason is not None:
+            linked = linked or reason == "links"
+            continue
+        if linked and len(paragraphs[index].split()) <= BLURB_WORDS:
+            run.append(index)
         else:
-            index += 1
+            found.extend(run if len(run) >= TEASER_PAIRS_MIN else ())
+            run = []
+        linked = False
+    found.extend(run if len(run) >= TEASER_PAIRS_MIN else ())
     return found
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain, repeat
@@ -288,7 +289,7 @@ def _function_word_tokens(text: str) -> tuple[list[str], list[str], list[str]]:
     return found, tokens, counted
 
 
-def _told_by_function_words(text: str, languages: list[str]) -> str | None:
+def _told_by_function_words(text: str, languages: Collection[str]) -> str | None:
     """The language of a text whose function words leave no doubt, of ``languages`` (those compared),
     or None: a Scandinavian standard whose function words make FUNCTION_SHARE of the words and
     outnumber each other standard's by FUNCTION_LEAD (the ranking's only part in
@@ -628,8 +629,10 @@ def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None, 
     undecided = []
     for index, sample in enumerate(samples):
         if len(words(sample)) >= MIN_WORDS:
-            labels[index] = _told_by_function_words(sample, list(LANGUAGES)) or UNDETERMINED
-            if labels[index] == UNDETERMINED:
+            told = _told_by_function_words(sample, LANGUAGES)
+            if told:
+                labels[index] = told
+            else:
                 undecided.append(index)
     if undecided:
         whole = "\n".join(paragraphs)
@@ -657,20 +660,15 @@ def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None, 
 
 def _paragraph_languages(samples: list[str], candidates: tuple[str, ...] | None
                          ) -> tuple[list[str], list[tuple[str, ...]]]:
-    """Each paragraph sample's language as the character models read it (``identify`` without its
-    reading by function words), their distances computed in one matrix, and the standards each left
-    tied (:func:`scandinavian_decision`)."""
-    labels = [UNDETERMINED] * len(samples)
-    ties: list[tuple[str, ...]] = [()] * len(samples)
-    judged = [i for i, sample in enumerate(samples) if len(words(sample)) >= MIN_WORDS]
-    if not judged:
-        return labels, ties
-    tokens = [textcat_tokens(samples[i]) for i in judged]
+    """Each paragraph sample's language (samples of MIN_WORDS words or more) as the character models
+    read it (``identify`` without its reading by function words), their distances computed in one
+    matrix, and the standards each left tied (:func:`scandinavian_decision`)."""
+    tokens = [textcat_tokens(sample) for sample in samples]
     languages = _compared(candidates)
     distances = char_distances_of_many([char_ranks(t) for t in tokens], languages)
-    for i, paragraph_tokens, distance in zip(judged, tokens, distances):
-        labels[i], ties[i] = _decided(samples[i], _ranking(paragraph_tokens, languages, distance))
-    return labels, ties
+    decided = [_decided(sample, _ranking(sample_tokens, languages, distance))
+               for sample, sample_tokens, distance in zip(samples, tokens, distances)]
+    return [label for label, _ in decided], [tied for _, tied in decided]
 
 
 def _in_context(labels: list[str], ties: list[tuple[str, ...]], token_counts: list[int]) -> list[str]:
