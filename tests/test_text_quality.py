@@ -795,6 +795,22 @@ def test_bokmal_danish_and_swedish_are_weighed_on_word_lists_of_like_sources(tex
     assert language.of_text(text) == "dan"
 
 
+@pytest.mark.parametrize("text", [
+    "Og da er jeg sikker på at de vil si det samme.",
+    "Det må sikres gode, trygge og effektive løsninger for hele landet.",
+])
+def test_a_danish_bokmal_tie_whose_words_are_clearly_likelier_bokmal_is_bokmal(text):
+    # Function words, dictionaries and spelling tie Danish and Bokmål; the character models find the
+    # sentence more than BOKMAL_OVER_DANISH more Danish, but wordfreq's lists make its words (Bokmål
+    # "si", Danish "sige"; "trygge") BOKMAL_LIKELIER likelier Bokmål.
+    found = language._WORD.findall(text)
+    content = [w.lower() for w in found if w.islower()]
+    assert language._char_gap(text, "dan", "nob") >= language.BOKMAL_OVER_DANISH
+    assert (language._comparable_log_likelihood(content, "nob") - language._comparable_log_likelihood(content, "dan")
+            >= language.BOKMAL_LIKELIER)
+    assert language.of_text(text) == "nob"
+
+
 def test_an_english_in_is_no_swedish_function_word():
     assert language.of_text("«Rest in peace» står det på en minneside i kveld.") == "nob"
     assert language.of_text("Han gick in i huset och stängde dörren efter sig.") == "swe"

@@ -336,7 +336,8 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
     (:func:`spelling_cues`), then, in a text of fewer than two function words, to the leader whose word
     model (gielladetect's word frequencies) makes the text clearly likelier, else to the leader the
     ranking puts first (a text without function words ties all four) — but a sentence tied between
-    Danish and Bokmål is Bokmål unless the character models find it BOKMAL_OVER_DANISH more Danish.
+    Danish and Bokmål is Bokmål unless the character models find it BOKMAL_OVER_DANISH more Danish and
+    wordfreq's lists (COMPARABLE_WORD_LISTS) do not make it BOKMAL_LIKELIER likelier Bokmål.
     A lead of one function word between Bokmål and Nynorsk yields to the other standard when the
     dictionaries accept DICTIONARY_LEAD words more of it. A language the word models make far likelier
     (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over when the choice leads
@@ -373,9 +374,13 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
             leaders = [lang for lang in leaders if cues[lang] == most]
     choice = leaders[0]
     thin: tuple[str, ...] = ()
-    if top >= 2 and choice == "dan" and "nob" in leaders and _char_gap(text, "dan", "nob") < BOKMAL_OVER_DANISH:
+    content = [token for token, word in zip(tokens, found) if word.islower()]
+    if top >= 2 and choice == "dan" and "nob" in leaders and (
+            _char_gap(text, "dan", "nob") < BOKMAL_OVER_DANISH
+            or _comparable_log_likelihood(content, "nob") - _comparable_log_likelihood(content, "dan") >= BOKMAL_LIKELIER):
         # A sentence the function words, dictionaries and spelling leave between Danish and Bokmål,
-        # and that the character models find hardly more Danish: in a Norwegian archive, Bokmål.
+        # and that the character models find hardly more Danish, or whose words are clearly likelier
+        # Bokmål on word lists of like sources: in a Norwegian archive, Bokmål.
         choice = "nob"
     if len(leaders) == 1 and choice in NORWEGIAN:
         # Bokmål and Nynorsk share most function words and allow some of each other's ("nå" is
@@ -403,7 +408,6 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
     # overruled Danish text with Danish spelling (the dev half of UD's Danish sentences: 3.7 -> 2.7 % errors).
     # Only the lower-case words count here: the word lists hold names as unevenly as their corpora
     # happened to ("Frederik", "Joachim", "Henrik" made a Danish sentence Bokmål; 2.7 -> 1.7 %).
-    content = [token for token, word in zip(tokens, found) if word.islower()]
     overruling = {lang: _log_likelihood(content, lang) for lang in competing}
     favourite = max(overruling, key=overruling.__getitem__)
     margin = LIKELIHOOD_OVERRULE
@@ -449,6 +453,7 @@ THIN_LEAD = 1               # ... when the function words lead the other by this
                             # (Danish "af" twice) are no thin lead, whatever the word lists say
 DICTIONARY_LEAD = 2          # words more the dictionaries accept that outweigh a lead of one function word
 BOKMAL_OVER_DANISH = 0.03  # a Danish/Bokmål tie is Danish only when its character distance is 3 % shorter
+BOKMAL_LIKELIER = 2.0      # ... and wordfreq's lists do not make it e^2 ~ 7 times likelier Bokmål
 NORWEGIAN = {"nob": "nno", "nno": "nob"}  # the two standards, each to the other
 # gielladetect's word models come from unlike corpora: its Danish and Swedish lists from the European
 # Parliament's proceedings ("formand", "kommissionen"), which lack "kommune" and "sogn", so on any text of
