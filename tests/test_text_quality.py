@@ -779,6 +779,13 @@ def test_the_word_models_overrule_only_a_thin_function_word_lead(text):
     assert language.of_text(text) == "dan"
 
 
+def _bokmal_over_danish(likelihood, text: str) -> float:
+    """How much likelier Bokmål than Danish ``likelihood`` makes the text's lower-case words (what the
+    overrule and the Danish/Bokmål tie read: no names)."""
+    words = [w.lower() for w in language._WORD.findall(text) if w.islower()]
+    return likelihood(words, "nob") - likelihood(words, "dan")
+
+
 @pytest.mark.parametrize("text", [
     "Kirken blev bygget i 1100-tallet og ligger i landsbyen, hvor sognet har sin præstegård.",
     "Han blev student fra Aalborg Katedralskole og cand.jur. fra Københavns Universitet.",
@@ -787,11 +794,8 @@ def test_bokmal_danish_and_swedish_are_weighed_on_word_lists_of_like_sources(tex
     # Danish by a function word ("blev"), a thin lead; gielladetect's Danish word list, drawn from the
     # European Parliament's proceedings, lacks words of churches and schools its Bokmål list holds, so it
     # made these Bokmål by far more than its overrule's margin. wordfreq's lists do not.
-    found = language._WORD.findall(text)
-    content = [w.lower() for w in found if w.islower()]
-    assert language._log_likelihood(content, "nob") - language._log_likelihood(content, "dan") >= language.LIKELIHOOD_OVERRULE
-    assert (language._comparable_log_likelihood(content, "nob") - language._comparable_log_likelihood(content, "dan")
-            < language.COMPARABLE_OVERRULE)
+    assert _bokmal_over_danish(language._log_likelihood, text) >= language.LIKELIHOOD_OVERRULE
+    assert _bokmal_over_danish(language._comparable_log_likelihood, text) < language.COMPARABLE_OVERRULE
     assert language.of_text(text) == "dan"
 
 
@@ -803,11 +807,8 @@ def test_a_danish_bokmal_tie_whose_words_are_clearly_likelier_bokmal_is_bokmal(t
     # Function words, dictionaries and spelling tie Danish and Bokmål; the character models find the
     # sentence more than BOKMAL_OVER_DANISH more Danish, but wordfreq's lists make its words (Bokmål
     # "si", Danish "sige"; "trygge") BOKMAL_LIKELIER likelier Bokmål.
-    found = language._WORD.findall(text)
-    content = [w.lower() for w in found if w.islower()]
     assert language._char_gap(text, "dan", "nob") >= language.BOKMAL_OVER_DANISH
-    assert (language._comparable_log_likelihood(content, "nob") - language._comparable_log_likelihood(content, "dan")
-            >= language.BOKMAL_LIKELIER)
+    assert _bokmal_over_danish(language._comparable_log_likelihood, text) >= language.BOKMAL_LIKELIER
     assert language.of_text(text) == "nob"
 
 
