@@ -805,6 +805,21 @@ def test_bokmal_danish_and_swedish_are_weighed_on_word_lists_of_like_sources(tex
 
 
 @pytest.mark.parametrize("text", [
+    "Bergen tingrett avsa torsdag dom i den såkalte bedragerisaken som avisen har dekket.",
+    "Tingretten avsa fredag dom i den såkalte ransaken som lokalavisen har dekket.",
+])
+def test_word_lists_of_like_sources_overrule_a_thin_lead(text, monkeypatch):
+    # "dom" (a judgement) is a Swedish function word ("them"): Swedish leads Bokmål by one; wordfreq's
+    # lists make the sentence's words more than e^COMPARABLE_OVERRULE times likelier Bokmål.
+    tokens = [w.lower() for w in language._WORD.findall(text)]
+    lead = sum(t in language.FUNCTION_WORDS["swe"] for t in tokens) - sum(t in language.FUNCTION_WORDS["nob"] for t in tokens)
+    assert lead == language.THIN_LEAD
+    assert language.of_text(text) == "nob"
+    monkeypatch.setattr(language, "COMPARABLE_OVERRULE", float("inf"))
+    assert language.of_text(text) == "swe"
+
+
+@pytest.mark.parametrize("text", [
     "Og da er jeg sikker på at de vil si det samme.",
     "Det må sikres gode, trygge og effektive løsninger for hele landet.",
 ])
