@@ -832,6 +832,13 @@ def test_a_danish_bokmal_tie_whose_words_are_clearly_likelier_bokmal_is_bokmal(t
     assert language.of_text(text) == "nob"
 
 
+def test_nynorsk_ligg_is_a_function_word():
+    # Nynorsk's present tense of "liggje" (Bokmål "ligger", also a function word): this sentence's
+    # function words tied the two standards without it (a NordicDSL sentence's shape, a place name changed).
+    assert "ligg" in language.FUNCTION_WORDS["nno"] and "ligg" not in language.FUNCTION_WORDS["nob"]
+    assert language.of_text("byen ligg meter over havet ca kilometer nord for regionshovudstaden ancona") == "nno"
+
+
 def test_an_english_in_is_no_swedish_function_word():
     assert language.of_text("«Rest in peace» står det på en minneside i kveld.") == "nob"
     assert language.of_text("Han gick in i huset och stängde dörren efter sig.") == "swe"

@@ -49,7 +49,7 @@ MIXED_MIN_TOKENS = 20   # ... when it has at least this many tokens
 
 # Closed-class words (pronouns, negations, question words, conjunctions, prepositions, adverbs and
 # auxiliaries) of each Scandinavian standard, and the present tense of a few common verbs whose forms
-# differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder"). Shared words count for every language
+# differ ("vet"/"veit", "tar"/"tek", "heter"/"heiter"/"hedder", "ligger"/"ligg"). Shared words count for every language
 # that has them; the ones that differ ("ikke"/"ikkje"/"inte", "av"/"af", "etter"/"efter"/"efter", "nå"/"no"/"nu")
 # decide; so does the pronoun "man", which Nynorsk writes "ein". Bokmål has "hverken" beside "verken" (the
 # older form, written more often than the newer in the Norwegian Dependency Treebank's newspapers), and both
@@ -81,7 +81,7 @@ _FUNCTION_WORDS = {
         ei ein eit eitt dette desse denne heime hjå kvart kvarandre endå enda difor derfor dessutan innan
         første hit dit
         å utanfor innanfor stadig alltid blant ifølgje korkje verken anten tidlegare seinare eigentleg same
-        fleire eigen eige eigne gong gonger sånn inga veit tek gjev heiter annan nokre låg sat
+        fleire eigen eige eigne gong gonger sånn inga veit tek gjev heiter annan nokre låg sat ligg
     """,
     "dan": """
         jeg mig min mit mine du dig din dit dine han ham hun hende den det vi os vores vor vort
