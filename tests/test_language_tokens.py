@@ -189,6 +189,23 @@ def test_web_addresses_hold_no_function_words(text, words):
     assert language._function_word_tokens(text)[1] == words
 
 
+def test_the_documents_candidate_languages_are_ranked_on_its_start(monkeypatch):
+    """The whole text's likeliest languages, which the paragraphs the function words leave in doubt are
+    compared with, are ranked on its first CANDIDATE_CHARS characters: the cost is bounded."""
+    ranked = []
+    real_rank = language.rank
+
+    def recorded(text, candidates=None):
+        ranked.append(len(text))
+        return real_rank(text, candidates)
+
+    monkeypatch.setattr(language, "rank", recorded)
+    paragraphs = [TIED] * 40  # tied paragraphs: the character models are asked
+    assert len("\n".join(paragraphs)) > language.CANDIDATE_CHARS
+    assert language.of_paragraphs(paragraphs).language in ("nob", "nno")
+    assert ranked and max(ranked) <= language.CANDIDATE_CHARS
+
+
 def test_an_english_byline_is_english():
     """The character models read this Danish and Nynorsk (the dev half's Big9); its function words
     make it English."""
