@@ -54,6 +54,17 @@ def test_ten_words_are_enough_to_classify():
     assert language.identify(text) != "und"
 
 
+@pytest.mark.parametrize("text", [
+    "", "   ", "1 2 3 4 5 6 7 8 9 10 11 12",
+    "Regjeringen la fram statsbudsjettet i dag og finansministeren sier økonomien",  # ten
+    "Regjeringen la fram statsbudsjettet i dag og finansministeren sier",  # nine
+    "Regjeringen la fram 2026-budsjettet i dag , og finans-ministeren sier – 3,5 % – økonomien",  # ten, and others
+    "a b c d e f g h i 10 11 12 ½ ² — … «» j",  # ten words among numbers and signs
+])
+def test_enough_words_counts_as_words_does(text):
+    assert language.enough_words(text) == (len(language.words(text)) >= language.MIN_WORDS)
+
+
 def test_identify_uses_only_the_start_of_long_texts():
     """Only the first MAX_CHARS characters count: Bokmål first, then far more English, is Bokmål."""
     start = " ".join([BOKMAAL] * (language.MAX_CHARS // len(BOKMAAL) + 1))

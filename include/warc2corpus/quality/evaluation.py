@@ -558,7 +558,7 @@ def _sentences(report: Report, label: str, items: list[tuple[str, str]], giellad
     per_language = ", ".join(f"{c} {error_rate({c: row}):.4f} ({_wilson_text(row, c)})"
                              for c, row in ours_matrix.items() if row)
     # The pipeline labels a paragraph of fewer than MIN_WORDS words ``und``: how many of these sentences.
-    undetermined = mean(float(len(language.words(s)) < language.MIN_WORDS) for _, s in short) if short else 0.0
+    undetermined = mean(float(not language.enough_words(s)) for _, s in short) if short else 0.0
     report.add(f"lang.{label}.scandinavian_errors", error_rate(ours_matrix), lower_is_better=True,
                note=f"gielladetect alone {error_rate(base_matrix):.4f}; {len(short)} {what} ({per_language});"
                     f" target < {SCANDINAVIAN_TARGET} each; und as a paragraph {undetermined:.4f}")

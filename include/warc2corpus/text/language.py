@@ -263,12 +263,28 @@ def preload() -> None:
 
 def words(text: str) -> list[str]:
     """The words of a text (runs of letters), as counted for :data:`MIN_WORDS`."""
-    return [w for w in text.split() if w.isalpha() or any(ch.isalpha() for ch in w)]
+    return [w for w in text.split() if _is_word(w)]
+
+
+def _is_word(token: str) -> bool:
+    return token.isalpha() or any(ch.isalpha() for ch in token)
+
+
+def enough_words(text: str) -> bool:
+    """Whether the text holds MIN_WORDS :func:`words`, read no further than that (a whole document's
+    words were all found only to be counted to ten)."""
+    count = 0
+    for token in text.split():
+        if _is_word(token):
+            count += 1
+            if count >= MIN_WORDS:
+                return True
+    return False
 
 
 def identify(text: str, candidates: tuple[str, ...] | None = None) -> str:
     """The ISO 639-3 code of the text's language, or ``und`` for text too short to tell."""
-    if len(words(text)) < MIN_WORDS:
+    if not enough_words(text):
         return UNDETERMINED
     return of_text(text, candidates)
 
@@ -669,7 +685,7 @@ def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None, 
     # Norwegian archive is about: a third of the models to compare, and the same answer in practice.
     undecided = []
     for index, sample in enumerate(samples):
-        if len(words(sample)) >= MIN_WORDS:
+        if enough_words(sample):
             told = _told_by_function_words(sample, LANGUAGES)
             if told:
                 labels[index] = told
@@ -678,7 +694,7 @@ def of_paragraphs(paragraphs: list[str], token_counts: list[int] | None = None, 
     if undecided:
         whole = "\n".join(paragraphs)
         candidates = None
-        if len(paragraphs) > 2 and len(words(whole)) >= MIN_WORDS:
+        if len(paragraphs) > 2 and enough_words(whole):
             candidates = tuple(dict.fromkeys(rank(whole[:CANDIDATE_CHARS])[:PARAGRAPH_CANDIDATES]
                                              + list(ALWAYS_CANDIDATES)))
         read, read_ties = _paragraph_languages([samples[index] for index in undecided], candidates)
