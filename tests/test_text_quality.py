@@ -734,6 +734,15 @@ def test_text_without_function_words_goes_to_the_dictionaries(text, expected):
     assert language.of_text(text) == expected
 
 
+def test_english_function_words_are_no_dictionary_words():
+    # The Danish Hunspell dictionary accepts "of" and "the"; an English name in a Bokmål sentence made it
+    # Danish when the function words tied.
+    text = "hun er professor ved university of the arts i london og skriver om film"
+    assert language._accepts("dan", "the") and not language._accepts("nob", "the")
+    assert language.dictionary_coverage(text.split(), ["nob", "dan"]) == {"nob": 4, "dan": 4}
+    assert language.of_text(text) == "nob"
+
+
 def test_the_word_models_do_not_overrule_what_the_dictionaries_clearly_say():
     # Danish function words lead; the word models, fond of the names, prefer Bokmål by far more than the
     # overrule's margin; the Danish dictionary accepts two more of the words (forstopper, bænken).

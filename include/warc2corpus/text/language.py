@@ -203,11 +203,12 @@ def _dictionary(lang: str):
 
 
 def dictionary_coverage(words: list[str], languages: list[str]) -> dict[str, int]:
-    """How many of the words (lower-case words of two letters or more that are no function word) each
-    language's spelling dictionary accepts."""
+    """How many of the words (lower-case words of two letters or more that are no function word, of
+    these standards or English: the Danish dictionary accepts "of" and "the") each language's spelling
+    dictionary accepts."""
     counts = dict.fromkeys(languages, 0)
     for word in words:
-        if len(word) < 2 or not word.islower() or word in _ANY_FUNCTION_WORD:
+        if len(word) < 2 or not word.islower() or word in _ANY_FUNCTION_WORD or word in ENGLISH_FUNCTION_WORDS:
             continue
         for lang in languages:
             counts[lang] += _accepts(lang, word)
