@@ -160,6 +160,7 @@ def test_a_tied_paragraph_keeps_its_own_label_without_a_decided_scandinavian_par
     assert language.of_paragraphs([NORTH_SAMI, TIED, NORTH_SAMI]).paragraphs[1] == \
         language.of_paragraphs([NORTH_SAMI, TIED, NORTH_SAMI], in_context=False).paragraphs[1]
 
+
 @pytest.mark.parametrize("text, expected", [
     (BOKMAAL, "nob"), (NYNORSK, "nno"), (ENGLISH, "eng"),
     ("Eg veit ikkje kva dei skal gjere med skulen no, men dei må bestemme seg snart.", "nno"),

@@ -341,9 +341,6 @@ def _links(tree) -> _Links:
     return links
 
 
-_CELL_SEPARATOR = re.compile(r"\|")  # between a table row's cells, a menu's items
-
-
 def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: list[str], link_words: set[str]) -> float:
     """The share of the paragraph's text (``key``: :func:`_key`) that is link text, as a whole or, where
     "|" parts it, cell by cell, whichever is more: a menu's row of links ("| Home | | UK | | Guardian
@@ -354,7 +351,8 @@ def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: lis
     if not key:
         return 0.0
     whole = _linked_chars(key, anchors, long_anchors) / len(key)
-    cells = [cell for cell in map(_key, _CELL_SEPARATOR.split(paragraph)) if cell] if "|" in paragraph else []
+    # "|" stands between a table row's cells, a menu's items.
+    cells = [cell for cell in map(_key, paragraph.split("|")) if cell] if "|" in paragraph else []
     if len(cells) < 2:
         return whole
     linked = sum(len(cell) if cell in link_words else _linked_chars(cell, anchors, long_anchors) for cell in cells)
