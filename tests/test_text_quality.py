@@ -863,6 +863,27 @@ def test_a_lead_of_one_function_word_yields_to_the_other_standards_spelling():
     assert language.of_text("Vi har nå fått nye rollemodellar i klubben etter mange år.") == "nob"
 
 
+
+def test_a_lead_the_word_models_clearly_back_does_not_yield_to_the_dictionaries(monkeypatch):
+    # An NDT Nynorsk sentence: "eit" puts Nynorsk a function word ahead, but the Nynorsk dictionary
+    # lacks compounds the Bokmål one has ("reformkritisk", "rektorkandidat"); gielladetect's word
+    # models find it e^11 times likelier Nynorsk, and that keeps the lead.
+    text = ("Ei rad profilerte universitetsfolk har samla seg om eit reformkritisk manifest, "
+            "og lansert Kristian Gundersen som rektorkandidat.")
+    assert language.of_text(text) == "nno"
+    monkeypatch.setattr(language, "WORD_MODELS_KEEP", float("inf"))
+    assert language.of_text(text) == "nob"
+
+
+def test_the_dictionaries_veto_no_overrule_the_word_models_make_overwhelming(monkeypatch):
+    # A NordicDSL Nynorsk sentence ("ei høgd", "høgste") whose function words tie; the Bokmål dictionary
+    # accepts two words more (the place "søre sålefjell", lower-cased in this set), which vetoed the word
+    # models' overrule though they make it e^29 times likelier Nynorsk.
+    text = "søre sålefjell har ei høgd på meter over havet moh og er det høgste punktet på karmøy"
+    assert language.of_text(text) == "nno"
+    monkeypatch.setattr(language, "DICTIONARY_VETO_BOUND", float("inf"))
+    assert language.of_text(text) == "nob"
+
 def test_a_sentence_whose_function_words_tie_is_left_to_the_ranking():
     # Sentences of UD's Danish and Bokmål treebanks whose function words and dictionary words all
     # tie: the word lists' likelihood (and an archive prior) made such sentences Bokmål and Nynorsk;

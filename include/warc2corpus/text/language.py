@@ -359,10 +359,11 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
     Danish and Bokmål is Bokmål unless the character models find it BOKMAL_OVER_DANISH more Danish and
     wordfreq's lists (COMPARABLE_WORD_LISTS) do not make it BOKMAL_LIKELIER likelier Bokmål.
     A lead of one function word between Bokmål and Nynorsk yields to the other standard when the
-    dictionaries accept DICTIONARY_LEAD words more of it. A language the word models make far likelier
-    (LIKELIHOOD_OVERRULE) on the text's lower-case words (no names) takes it over when the choice leads
-    it by THIN_LEAD function words at most, unless the dictionaries accept DICTIONARY_VETO words more
-    of the choice.
+    dictionaries accept DICTIONARY_LEAD words more of it, unless the word models make the leader
+    WORD_MODELS_KEEP likelier. A language the word models make far likelier (LIKELIHOOD_OVERRULE) on
+    the text's lower-case words (no names) takes it over when the choice leads it by THIN_LEAD function
+    words at most, unless the dictionaries accept DICTIONARY_VETO words more of the choice and the word
+    models' lead stays under DICTIONARY_VETO_BOUND (the Nynorsk dictionary lacks many compounds).
 
     Returned with the choice: the standards the text itself leaves tied — those its function words,
     dictionaries and spelling could not tell apart, when the choice among them fell to the character
@@ -372,6 +373,7 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
     them ("Det var stas å pakke ut og se på all maten.")."""
     found, tokens, counted = _function_word_tokens(text)
     spelled = _first_word_lowered(found, text)
+    content = [token for token, word in zip(tokens, found) if word.islower()]
     # Only the languages the ranking holds compete (candidates may have left some of the four out).
     competing = [lang for lang in ranking if lang in FUNCTION_WORDS]
     # A word in capitals is an acronym, no function word (a text all in capitals has none: the word
@@ -394,7 +396,6 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
             leaders = [lang for lang in leaders if cues[lang] == most]
     choice = leaders[0]
     thin: tuple[str, ...] = ()
-    content = [token for token, word in zip(tokens, found) if word.islower()]
     if top >= 2 and choice == "dan" and "nob" in leaders and (
             _char_gap(text, "dan", "nob") < BOKMAL_OVER_DANISH
             or _comparable_log_likelihood(content, "nob") - _comparable_log_likelihood(content, "dan") >= BOKMAL_LIKELIER):
@@ -405,12 +406,14 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
     if len(leaders) == 1 and choice in NORWEGIAN:
         # Bokmål and Nynorsk share most function words and allow some of each other's ("nå" is
         # Nynorsk too); a lead of one over the other standard yields to two more words only that
-        # standard's dictionary accepts ("driftsmidlar", "nærare").
+        # standard's dictionary accepts ("driftsmidlar", "nærare") — not when the word models clearly
+        # back the leader: the Nynorsk dictionary lacks compounds ("rektorkandidat") the Bokmål one has.
         other = NORWEGIAN[choice]
         if other in coverage and coverage[choice] - coverage[other] == 1 \
                 and all(coverage[lang] < coverage[other] for lang in competing if lang not in (choice, other)):
             accepted = dictionary_coverage(spelled, [choice, other])
-            if accepted[other] - accepted[choice] >= DICTIONARY_LEAD:
+            if accepted[other] - accepted[choice] >= DICTIONARY_LEAD and (
+                    _log_likelihood(content, choice) - _log_likelihood(content, other) < WORD_MODELS_KEEP):
                 choice = other
             elif accepted[choice] - accepted[other] < DICTIONARY_LEAD:
                 thin = (choice, other)  # one function word, and the dictionaries hardly side with it
@@ -440,7 +443,8 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
     if overruling[favourite] - overruling[choice] >= margin \
             and coverage[choice] - coverage[favourite] <= THIN_LEAD:
         accepted = dictionary_coverage(spelled, [choice, favourite])
-        if accepted[choice] - accepted[favourite] < DICTIONARY_VETO:
+        if accepted[choice] - accepted[favourite] < DICTIONARY_VETO \
+                or overruling[favourite] - overruling[choice] >= DICTIONARY_VETO_BOUND:
             return favourite, ()
     return choice, tuple(leaders) if len(leaders) > 1 else thin
 
@@ -469,9 +473,12 @@ _QUOTATION_MARKS = frozenset("«»\"“”„'‘’‹›")
 LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model must prefer a language e^2 ~ 7 times
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 DICTIONARY_VETO = 2          # ... unless the dictionaries accept this many more words of the choice
+DICTIONARY_VETO_BOUND = 20.0  # ... and the word models make it less than e^20 times likelier: Nynorsk
+                              # compounds the Nynorsk dictionary lacks ("strategiplan") are no veto then
 THIN_LEAD = 1               # ... when the function words lead the other by this many at most: two more
                             # (Danish "af" twice) are no thin lead, whatever the word lists say
 DICTIONARY_LEAD = 2          # words more the dictionaries accept that outweigh a lead of one function word
+WORD_MODELS_KEEP = 10.0      # ... unless the word models make the leader e^10 times likelier
 BOKMAL_OVER_DANISH = 0.03  # a Danish/Bokmål tie is Danish only when its character distance is 3 % shorter
 BOKMAL_LIKELIER = 2.0      # ... and wordfreq's lists do not make it e^2 ~ 7 times likelier Bokmål
 NORWEGIAN = {"nob": "nno", "nno": "nob"}  # the two standards, each to the other
