@@ -884,6 +884,18 @@ def test_the_dictionaries_veto_no_overrule_the_word_models_make_overwhelming(mon
     monkeypatch.setattr(language, "DICTIONARY_VETO_BOUND", float("inf"))
     assert language.of_text(text) == "nob"
 
+
+def test_the_bound_on_the_dictionaries_veto_is_for_bokmal_and_nynorsk_alone(monkeypatch):
+    # A UD Danish sentence the dictionaries clearly hold Danish (six words against one): word lists
+    # however lopsided for Bokmål do not overrule it; the bound is for the Nynorsk dictionary's gaps.
+    text = "Søstre kender hinandens inderste på en måde som ingen anden kender dem."
+    assert language.of_text(text) == "dan"
+    monkeypatch.setattr(language, "_comparable_log_likelihood",
+                        lambda tokens, lang: 100.0 if lang == "nob" else 0.0)
+    assert language.of_text(text) == "dan"
+    monkeypatch.setattr(language, "DICTIONARY_VETO", 100)  # the veto off: the lists overrule
+    assert language.of_text(text) == "nob"
+
 def test_a_sentence_whose_function_words_tie_is_left_to_the_ranking():
     # Sentences of UD's Danish and Bokmål treebanks whose function words and dictionary words all
     # tie: the word lists' likelihood (and an archive prior) made such sentences Bokmål and Nynorsk;

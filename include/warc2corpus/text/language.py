@@ -362,8 +362,9 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
     dictionaries accept DICTIONARY_LEAD words more of it, unless the word models make the leader
     WORD_MODELS_KEEP likelier. A language the word models make far likelier (LIKELIHOOD_OVERRULE) on
     the text's lower-case words (no names) takes it over when the choice leads it by THIN_LEAD function
-    words at most, unless the dictionaries accept DICTIONARY_VETO words more of the choice and the word
-    models' lead stays under DICTIONARY_VETO_BOUND (the Nynorsk dictionary lacks many compounds).
+    words at most, unless the dictionaries accept DICTIONARY_VETO words more of the choice (and, between
+    Bokmål and Nynorsk, the word models' lead stays under DICTIONARY_VETO_BOUND: the Nynorsk dictionary
+    lacks many compounds).
 
     Returned with the choice: the standards the text itself leaves tied — those its function words,
     dictionaries and spelling could not tell apart, when the choice among them fell to the character
@@ -444,7 +445,8 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
             and coverage[choice] - coverage[favourite] <= THIN_LEAD:
         accepted = dictionary_coverage(spelled, [choice, favourite])
         if accepted[choice] - accepted[favourite] < DICTIONARY_VETO \
-                or overruling[favourite] - overruling[choice] >= DICTIONARY_VETO_BOUND:
+                or NORWEGIAN.get(choice) == favourite \
+                and overruling[favourite] - overruling[choice] >= DICTIONARY_VETO_BOUND:
             return favourite, ()
     return choice, tuple(leaders) if len(leaders) > 1 else thin
 
@@ -473,8 +475,8 @@ _QUOTATION_MARKS = frozenset("«»\"“”„'‘’‹›")
 LIKELIHOOD_MARGIN = 2.0     # natural-log units: to break a tie the word model must prefer a language e^2 ~ 7 times
 LIKELIHOOD_OVERRULE = 15.0  # ... and to overrule the function words, e^15 times
 DICTIONARY_VETO = 2          # ... unless the dictionaries accept this many more words of the choice
-DICTIONARY_VETO_BOUND = 20.0  # ... and the word models make it less than e^20 times likelier: Nynorsk
-                              # compounds the Nynorsk dictionary lacks ("strategiplan") are no veto then
+DICTIONARY_VETO_BOUND = 20.0  # ... and, between Bokmål and Nynorsk, the word models make it less than e^20
+                              # times likelier: compounds the Nynorsk dictionary lacks ("strategiplan") are no veto
 THIN_LEAD = 1               # ... when the function words lead the other by this many at most: two more
                             # (Danish "af" twice) are no thin lead, whatever the word lists say
 DICTIONARY_LEAD = 2          # words more the dictionaries accept that outweigh a lead of one function word
