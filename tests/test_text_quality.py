@@ -335,6 +335,42 @@ def test_text_after_a_comment_heading_that_is_no_thread_stays_when_longer():
         assert "comments" not in dropped and set(MORE) <= set(kept)
 
 
+
+LAYOUT_ROWS = ["| A publication by the Path Publishing Group. |", "| Our online news publishes a local news story regularly. |",
+               "| | Latest Football Stories |", "| | |", "| Mr Food Get the latest recipes | more > |"]
+
+
+def test_the_rows_of_a_layout_table_that_end_the_text_go():
+    """A 2000s site's furniture set in the table the page is laid out with, below the story: rows of
+    one or two filled cells (L3S-GN1's pages)."""
+    dropped, removed = Counter(), []
+    kept = extract.clean_paragraphs([*STORY, *LAYOUT_ROWS], title=None, anchors=set(), dropped=dropped, removed=removed)
+    assert kept == STORY and dropped == {"layout": len(LAYOUT_ROWS)}
+    assert removed == [("layout", row) for row in LAYOUT_ROWS]
+
+
+@pytest.mark.parametrize("paragraphs", [
+    [*STORY, "| Lag | Kamper | Poeng |", "| Bodø/Glimt | 30 | 70 |", "| Brann | 30 | 64 |"],  # a table of data
+    [*STORY, *LAYOUT_ROWS[:2], *MORE],      # rows within the text
+    [STORY[0], *LAYOUT_ROWS],               # after fewer than fifty words of text
+    LAYOUT_ROWS,                            # a text of rows alone
+])
+def test_table_rows_that_are_no_layout_tail_stay(paragraphs):
+    dropped = Counter()
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
+    assert kept == [p for p in paragraphs if p != "| | |"]   # an empty row goes as empty, as before
+    assert "layout" not in dropped
+
+
+def test_the_layout_rows_are_cut_after_the_end_of_the_text_is_found():
+    """A list heading ends the text only when less text follows it than came before; the rows count as
+    text after it, as they did before they were cut, so the cut changes no other rule's decision (one
+    L3S-GN1 page whose story trafilatura ran into a "Click here …" line lost it all otherwise)."""
+    dropped = Counter()
+    paragraphs = [*STORY, "Mest lest", *MORE[:2], *LAYOUT_ROWS * 2]
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
+    assert kept == [*STORY, "Mest lest", *MORE[:2]] and dropped == {"layout": 2 * len(LAYOUT_ROWS)}
+
 @pytest.mark.parametrize("heading", ["Top stories", "Related Posts:", "MORE NEWS", "You may also like:", "Mest lest",
                                      "Most Read Stories", "B.C. Headlines", "In This Section",
                                      "Siste nytt"])
