@@ -340,19 +340,25 @@ LAYOUT_ROWS = ["| A publication by the Path Publishing Group. |", "| Our online 
                "| | Latest Football Stories |", "| | |", "| Mr Food Get the latest recipes | more > |"]
 
 
-def test_the_rows_of_a_layout_table_that_end_the_text_go():
-    """A 2000s site's furniture set in the table the page is laid out with, below the story: rows of
-    one or two filled cells (L3S-GN1's pages)."""
-    dropped, removed = Counter(), []
-    kept = extract.clean_paragraphs([*STORY, *LAYOUT_ROWS], title=None, anchors=set(), dropped=dropped, removed=removed)
-    assert kept == STORY and dropped == {"layout": len(LAYOUT_ROWS)}
-    assert removed == [("layout", row) for row in LAYOUT_ROWS]
+HEAD_ROWS = ["| Publishers of the Morris Daily Herald | About Us - Contact Us - Subscribe |", "| Author : Subhash K Jha |"]
+
+
+def test_the_rows_of_a_layout_table_that_end_or_begin_the_text_go():
+    """A 2000s site's furniture set in the table the page is laid out with, above and below the story:
+    rows of one or two filled cells (L3S-GN1's pages)."""
+    for before, after in (([], LAYOUT_ROWS), (HEAD_ROWS, []), (HEAD_ROWS, LAYOUT_ROWS)):
+        dropped, removed = Counter(), []
+        kept = extract.clean_paragraphs([*before, *STORY, *after], title=None, anchors=set(), dropped=dropped,
+                                        removed=removed)
+        assert kept == STORY and dropped == {"layout": len(before) + len(after)}
+        assert removed == [("layout", row) for row in [*before, *after]]
 
 
 @pytest.mark.parametrize("paragraphs", [
     [*STORY, "| Lag | Kamper | Poeng |", "| Bodø/Glimt | 30 | 70 |", "| Brann | 30 | 64 |"],  # a table of data
     [*STORY, *LAYOUT_ROWS[:2], *MORE],      # rows within the text
     [STORY[0], *LAYOUT_ROWS],               # after fewer than fifty words of text
+    [*HEAD_ROWS, STORY[0]],                 # before fewer than fifty words of text
     LAYOUT_ROWS,                            # a text of rows alone
 ])
 def test_table_rows_that_are_no_layout_tail_stay(paragraphs):

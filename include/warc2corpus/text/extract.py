@@ -36,8 +36,9 @@ or more that ends the text with no heading over it, and the lines of a box of te
 headline's link then a line about its story, three pairs or more in a row, nothing kept between them), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
 Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
-…"), ``layout`` (the rows of a layout table that end the text, one or two filled cells each: a
-site's furniture below the story on pages of the 2000s; a table of data, three cells or more, stays),
+…"), ``layout`` (the rows of a layout table that end or begin the text, one or two filled cells each:
+a site's furniture above and below the story on pages of the 2000s; a table of data, three cells or
+more, stays),
 ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
 carries besides the one it names, removed before extraction: see ``articles``). When trafilatura finds no text, the page's own content blocks that are not template
 (see ``template``) are the fallback text.
@@ -458,22 +459,29 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     return None
 
 
-LAYOUT_ROW_CELLS = 2  # a table row at the text's end with this many filled cells at most is the page's layout
+LAYOUT_ROW_CELLS = 2  # a table row before or after the text with this many filled cells at most is the page's layout
 
 
-def _layout_rows_at_end(paragraphs: list[str]) -> int:
-    """Where the rows of a layout table that end the text begin (``len(paragraphs)`` when none do):
-    table rows as trafilatura writes them ("| … |") of one or two filled cells, after END_AFTER_WORDS
-    words of text. Pages of the 2000s set their furniture in the table they are laid out with, below
-    the story: "| A publication by the Path Publishing Group. |", "| Mr Food Get the latest Mr. Food
-    recipes as seen on 2News. |", "| | Latest Football Stories |". A row of three filled cells or more
-    is a table of data, which stays; so do rows within the text, and a text of rows alone."""
-    start = len(paragraphs)
-    while start > 0 and _is_layout_row(paragraphs[start - 1]):
-        start -= 1
-    if start == len(paragraphs) or sum(len(p.split()) for p in paragraphs[:start]) < END_AFTER_WORDS:
-        return len(paragraphs)
-    return start
+def _text_between_layout_rows(paragraphs: list[str]) -> tuple[int, int]:
+    """(start, stop): the text without the rows of a layout table that end it and then those that begin
+    it — table rows as trafilatura writes them ("| … |") of one or two filled cells, cut where
+    END_AFTER_WORDS words of text or more stay. Pages of the 2000s set their furniture in the table
+    they are laid out with, above and below the story: "| Publishers of the Morris Daily Herald |
+    About Us - Contact Us |", "| Author : Subhash K Jha |", "| A publication by the Path Publishing
+    Group. |", "| | Latest Football Stories |". A row of three filled cells or more is a table of data,
+    which stays; so do rows within the text, and a text of rows alone."""
+    words = [len(paragraph.split()) for paragraph in paragraphs]
+    stop = len(paragraphs)
+    while stop > 0 and _is_layout_row(paragraphs[stop - 1]):
+        stop -= 1
+    if sum(words[:stop]) < END_AFTER_WORDS:
+        stop = len(paragraphs)
+    start = 0
+    while start < stop and _is_layout_row(paragraphs[start]):
+        start += 1
+    if sum(words[start:stop]) < END_AFTER_WORDS:
+        start = 0
+    return start, stop
 
 
 def _is_layout_row(paragraph: str) -> bool:
@@ -556,12 +564,13 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             removed.extend((end[1], paragraph) for paragraph in paragraphs[end[0]:])
         paragraphs = paragraphs[:end[0]]
     # After the end of the text is found, not before: the rows' words count as text after a heading there.
-    start = _layout_rows_at_end(paragraphs)
-    if start < len(paragraphs):
-        dropped["layout"] += len(paragraphs) - start
+    start, stop = _text_between_layout_rows(paragraphs)
+    if (start, stop) != (0, len(paragraphs)):
+        layout = [*paragraphs[:start], *paragraphs[stop:]]
+        dropped["layout"] += len(layout)
         if removed is not None:
-            removed.extend(("layout", paragraph) for paragraph in paragraphs[start:])
-        paragraphs = paragraphs[:start]
+            removed.extend(("layout", paragraph) for paragraph in layout)
+        paragraphs = paragraphs[start:stop]
     counts = Counter(_key(p) for p in paragraphs)
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
