@@ -350,8 +350,10 @@ def test_the_rows_of_a_layout_table_that_end_or_begin_the_text_go():
         dropped, removed = Counter(), []
         kept = extract.clean_paragraphs([*before, *STORY, *after], title=None, anchors=set(), dropped=dropped,
                                         removed=removed)
-        assert kept == STORY and dropped == {"layout": len(before) + len(after)}
-        assert removed == [("layout", row) for row in [*before, *after]]
+        # (an empty row goes as "empty", the other rules coming first below the text)
+        assert kept == STORY and dropped == ({"layout": len(before) + len(after) - 1, "empty": 1} if after
+                                             else {"layout": len(before)})
+        assert removed == [("empty" if row == "| | |" else "layout", row) for row in [*before, *after]]
 
 
 @pytest.mark.parametrize("paragraphs", [
@@ -371,11 +373,14 @@ def test_table_rows_that_are_no_layout_tail_stay(paragraphs):
 def test_the_layout_rows_are_cut_after_the_end_of_the_text_is_found():
     """A list heading ends the text only when less text follows it than came before; the rows count as
     text after it, as they did before they were cut, so the cut changes no other rule's decision (one
-    L3S-GN1 page whose story trafilatura ran into a "Click here …" line lost it all otherwise)."""
+    L3S-GN1 page whose story trafilatura ran into a "Click here …" line lost it all otherwise). The
+    rows go once the other rules have dropped what they drop: here a copyright line below them."""
     dropped = Counter()
-    paragraphs = [*STORY, "Mest lest", *MORE[:2], *LAYOUT_ROWS * 2]
+    rows = [row for row in LAYOUT_ROWS if row != "| | |"]
+    paragraphs = [*STORY, "Mest lest", *MORE[:2], *rows, "© 2008 Bygdeavisa. All rights reserved."]
     kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
-    assert kept == [*STORY, "Mest lest", *MORE[:2]] and dropped == {"layout": 2 * len(LAYOUT_ROWS)}
+    assert kept == [*STORY, "Mest lest", *MORE[:2]]
+    assert dropped == {"layout": len(rows), "boilerplate": 1}
 
 @pytest.mark.parametrize("heading", ["Top stories", "Related Posts:", "MORE NEWS", "You may also like:", "Mest lest",
                                      "Most Read Stories", "B.C. Headlines", "In This Section",

@@ -462,26 +462,27 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
 LAYOUT_ROW_CELLS = 2  # a table row before or after the text with this many filled cells at most is the page's layout
 
 
-def _text_between_layout_rows(paragraphs: list[str]) -> tuple[int, int]:
-    """(start, stop): the text without the rows of a layout table that end it and then those that begin
-    it — table rows as trafilatura writes them ("| … |") of one or two filled cells, cut where
-    END_AFTER_WORDS words of text or more stay. Pages of the 2000s set their furniture in the table
-    they are laid out with, above and below the story: "| Publishers of the Morris Daily Herald |
-    About Us - Contact Us |", "| Author : Subhash K Jha |", "| A publication by the Path Publishing
-    Group. |", "| | Latest Football Stories |". A row of three filled cells or more is a table of data,
-    which stays; so do rows within the text, and a text of rows alone."""
-    words = [len(paragraph.split()) for paragraph in paragraphs]
+def _layout_rows_before(paragraphs: list[str]) -> int:
+    """How many rows of a layout table begin the text (0 unless END_AFTER_WORDS words of text or more
+    follow them): table rows as trafilatura writes them ("| … |") of one or two filled cells. Pages of
+    the 2000s set their furniture in the table they are laid out with, above and below the story:
+    "| Publishers of the Morris Daily Herald | About Us - Contact Us |", "| Author : Subhash K Jha |",
+    "| A publication by the Path Publishing Group. |", "| | Latest Football Stories |". A row of three
+    filled cells or more is a table of data, which stays; so do rows within the text, and a text of
+    rows alone. :func:`_layout_rows_after` finds those that end it."""
+    start = 0
+    while start < len(paragraphs) and _is_layout_row(paragraphs[start]):
+        start += 1
+    return start if sum(len(p.split()) for p in paragraphs[start:]) >= END_AFTER_WORDS else 0
+
+
+def _layout_rows_after(paragraphs: list[str]) -> int:
+    """Where the rows of a layout table that end the text begin (``len(paragraphs)`` unless
+    END_AFTER_WORDS words of text or more come before them): see :func:`_layout_rows_before`."""
     stop = len(paragraphs)
     while stop > 0 and _is_layout_row(paragraphs[stop - 1]):
         stop -= 1
-    if sum(words[:stop]) < END_AFTER_WORDS:
-        stop = len(paragraphs)
-    start = 0
-    while start < stop and _is_layout_row(paragraphs[start]):
-        start += 1
-    if sum(words[start:stop]) < END_AFTER_WORDS:
-        start = 0
-    return start, stop
+    return stop if sum(len(p.split()) for p in paragraphs[:stop]) >= END_AFTER_WORDS else len(paragraphs)
 
 
 def _is_layout_row(paragraph: str) -> bool:
@@ -563,14 +564,15 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         if removed is not None:
             removed.extend((end[1], paragraph) for paragraph in paragraphs[end[0]:])
         paragraphs = paragraphs[:end[0]]
-    # After the end of the text is found, not before: the rows' words count as text after a heading there.
-    start, stop = _text_between_layout_rows(paragraphs)
-    if (start, stop) != (0, len(paragraphs)):
-        layout = [*paragraphs[:start], *paragraphs[stop:]]
-        dropped["layout"] += len(layout)
+    # The rows before the text go before the rules read it (the headline is then among its first
+    # paragraphs); after the end of the text is found, not before: the rows' words count as text after a
+    # heading there. Those after it go once the rules have dropped what they drop (a copyright line below them).
+    start = _layout_rows_before(paragraphs)
+    if start:
+        dropped["layout"] += start
         if removed is not None:
-            removed.extend(("layout", paragraph) for paragraph in layout)
-        paragraphs = paragraphs[start:stop]
+            removed.extend(("layout", paragraph) for paragraph in paragraphs[:start])
+        paragraphs = paragraphs[start:]
     counts = Counter(_key(p) for p in paragraphs)
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
@@ -607,6 +609,9 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         reasons.append(reason)
     for index in _teaser_blurbs(paragraphs, reasons):
         reasons[index] = "related"
+    kept_at = [index for index, reason in enumerate(reasons) if reason is None]
+    for index in kept_at[_layout_rows_after([paragraphs[i] for i in kept_at]):]:
+        reasons[index] = "layout"
     kept = []
     for paragraph, reason in zip(paragraphs, reasons):
         if reason is None:
