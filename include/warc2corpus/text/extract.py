@@ -564,9 +564,10 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         if removed is not None:
             removed.extend((end[1], paragraph) for paragraph in paragraphs[end[0]:])
         paragraphs = paragraphs[:end[0]]
-    # The rows before the text go before the rules read it (the headline is then among its first
-    # paragraphs); after the end of the text is found, not before: the rows' words count as text after a
-    # heading there. Those after it go once the rules have dropped what they drop (a copyright line below them).
+    # A layout table's rows go only once the end of the text is found (their words count as text
+    # there, as they always did): those before the text now, before the rules read it (the headline is
+    # then among its first paragraphs); those after it once the rules have dropped what they drop (a
+    # copyright line below them would keep them otherwise).
     start = _layout_rows_before(paragraphs)
     if start:
         dropped["layout"] += start

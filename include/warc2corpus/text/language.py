@@ -445,8 +445,8 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
             and coverage[choice] - coverage[favourite] <= THIN_LEAD:
         accepted = dictionary_coverage(spelled, [choice, favourite])
         if accepted[choice] - accepted[favourite] < DICTIONARY_VETO \
-                or NORWEGIAN.get(choice) == favourite \
-                and overruling[favourite] - overruling[choice] >= DICTIONARY_VETO_BOUND:
+                or (NORWEGIAN.get(choice) == favourite
+                    and overruling[favourite] - overruling[choice] >= DICTIONARY_VETO_BOUND):
             return favourite, ()
     return choice, tuple(leaders) if len(leaders) > 1 else thin
 
