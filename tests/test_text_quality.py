@@ -340,6 +340,23 @@ LAYOUT_ROWS = ["| A publication by the Path Publishing Group. |", "| Our online 
                "| | Latest Football Stories |", "| | |", "| Mr Food Get the latest recipes | more > |"]
 
 
+
+@pytest.mark.parametrize("byline", ["By Ben Grossman -- Broadcasting & Cable, 1/21/2008", "by Chris Stanton, 30 December 2007",
+                                    "By NICK WINGFIELD and BRUCE ORWALL", "Av Kari Hansen og Ola Nordmann",
+                                    "By Jean-Luc van der Berg, Staff Writer"])
+def test_a_byline_goes_as_a_credit(byline):
+    dropped = Counter()
+    kept = extract.clean_paragraphs([byline, *STORY], title=None, anchors=set(), dropped=dropped)
+    assert kept == STORY and dropped == {"credit": 1}
+
+
+@pytest.mark.parametrize("sentence", ["By Monday, the Senate had voted.", "By the end of the year, prices rose.",
+                                      "Av de 300 elevene var 20 syke.", "By Christmas Eve the town had run out of bread.",
+                                      "Av Kari Hansens tre barn går to på skolen.", "By far the largest party is Labour."])
+def test_a_sentence_that_opens_with_by_or_av_is_no_byline(sentence):
+    dropped = Counter()
+    assert extract.clean_paragraphs([sentence, *STORY], title=None, anchors=set(), dropped=dropped) == [sentence, *STORY]
+
 HEAD_ROWS = ["| Publishers of the Morris Daily Herald | About Us - Contact Us - Subscribe |", "| Author : Subhash K Jha |"]
 
 

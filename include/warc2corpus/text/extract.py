@@ -25,7 +25,8 @@ each recur the same number of times, three or more: a table of players, a review
 "7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM."; the date is
 stored as the document's; two dates without such a label are a span of time, which stays),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose
-cells are links), ``credit`` (photo credits), ``boilerplate`` (short interface phrases: newsletter and sharing prompts, and
+cells are links), ``credit`` (photo credits, and a byline of twelve words at most: "By Ben Grossman --
+Broadcasting & Cable", "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author), ``boilerplate`` (short interface phrases: newsletter and sharing prompts, and
 subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
 early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
@@ -147,6 +148,17 @@ _CREDIT = re.compile(
     r"^(foto|photo|photos|bilde|bild|image|images|illustrasjon|illustration|grafikk|graphic|kilde|source|"
     r"video|credit|fotograf|photographer)\s*[:/]|getty ?images|\bvia getty\b|/ ?ntb\b|\bntb scanpix\b|"
     r"(?:^|[/|(:,;–-]\s*|\bby\s+)(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b", re.IGNORECASE)
+# A byline: "By"/"Av", two names or more (not a weekday's or a month's: "By Monday, …" opens a
+# sentence), then at most a separator and a title, an outlet or a date ("By Ben Grossman -- Broadcasting
+# & Cable, 1/21/2008", "Av Kari Hansen og Ola Nordmann"); dropped as a credit: the page's metadata gives
+# the author.
+BYLINE_WORDS = 12
+_NAME = r"[A-ZÆØÅ][\w.'’-]*"
+_NAME_PARTICLES = r"(?:\s+(?:van|von|de|da|del|der|and|og|&))*"
+_BYLINE = re.compile(
+    rf"(?:[Bb][Yy]|[Aa][Vv])\s+(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|"
+    rf"March|April|May|June|July|August|September|October|November|December)\b){_NAME}{_NAME_PARTICLES}"
+    rf"(?:\s+{_NAME}{_NAME_PARTICLES})+(?:\s*(?:,|--|–|-|\||/)\s*.*)?$")
 # Interface prompts: in a short paragraph, wherever they stand.
 _BOILERPLATE = re.compile(
     r"\b(all rights reserved|click here|read more|see more|don'?t miss|share this|follow us|"
@@ -596,7 +608,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "repeated"
         elif _is_date_line(paragraph):
             reason = "date"
-        elif n_words <= SHORT and _CREDIT.search(paragraph):
+        elif n_words <= SHORT and _CREDIT.search(paragraph) or n_words <= BYLINE_WORDS and _BYLINE.match(paragraph):
             reason = "credit"
         elif n_words <= SHORT and _is_boilerplate(paragraph):
             reason = "boilerplate"
