@@ -1175,6 +1175,10 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("The Capital Times © 2007 - Freelance writers retain the rights to their work.", True),
     ("The Hindu Group: Home | About Us | Copyright | Archives | Contacts", True),
     ("A settlement does not necessarily indicate an admission of copyright infringement.", False),
+    # the text going on past an advertisement: a label, where it opens the paragraph
+    ("(Story continues below)", True),
+    ("Artikkelen fortsetter under annonsen", True),
+    ("The story continues below the dam, where the river turns west.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter
