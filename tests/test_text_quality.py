@@ -1175,6 +1175,11 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("The Capital Times © 2007 - Freelance writers retain the rights to their work.", True),
     ("The Hindu Group: Home | About Us | Copyright | Archives | Contacts", True),
     ("A settlement does not necessarily indicate an admission of copyright infringement.", False),
+    # printing and mailing the page
+    ("Printer friendly version", True),
+    ("| | Print this story \\| Email this story \\| [+] Text Size [-] |", True),
+    ("Mail to a friend Print story Read later", True),
+    ("Legen skriv ut medisinen til pasienten same dag.", False),   # Nynorsk "skriv ut" (prescribes): no prompt
     # the text going on past an advertisement: a label, where it opens the paragraph
     ("(Story continues below)", True),
     ("Artikkelen fortsetter under annonsen", True),

@@ -26,7 +26,7 @@ each recur the same number of times, three or more: a table of players, a review
 stored as the document's; two dates without such a label are a span of time, which stays),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose
 cells are links), ``credit`` (photo credits, and a byline of twelve words at most: "By Ben Grossman --
-Broadcasting & Cable", "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author), ``boilerplate`` (short interface phrases: newsletter and sharing prompts, and
+Broadcasting & Cable", "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author), ``boilerplate`` (short interface phrases: newsletter, sharing, printing and mailing prompts, and
 subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
 early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
@@ -164,7 +164,9 @@ _BOILERPLATE = re.compile(
     r"\b(all rights reserved|click here|read more|see more|don'?t miss|share this|follow us|"
     r"newsletters?|subscribing|log ?out|sponsored (?:links?|content|posts?|stories)|"
     r"les også|les mer|se også|del artikkelen|del saken|følg oss|tips oss|kort fortalt|nyhetsbrev[a-zæøå]*|logg inn|"
-    r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre)\b|©|"
+    r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre|"
+    r"printer[- ]friendly|print[- ]friendly|e-?mail (?:this )?(?:story|article)|(?:e-?mail|send) to a friend|"
+    r"print (?:this )?(?:story|article|page)|tips en venn)\b|©|"
     r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|^sponsored\b|"
     # "(Story continues below)", "Saken fortsetter under annonsen": the text going on past an advertisement
     r"^\W*(?:story|article) continues (?:below|after)\b|^\W*(?:saken|artikkelen) fortsetter (?:under|etter)\b|"
