@@ -1180,6 +1180,12 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("| | Print this story \\| Email this story \\| [+] Text Size [-] |", True),
     ("Mail to a friend Print story Read later", True),
     ("Legen skriv ut medisinen til pasienten same dag.", False),   # Nynorsk "skriv ut" (prescribes): no prompt
+    # a label alone over a list of links, or one of the page's controls
+    ("Related", True),
+    ("See also:", True),
+    ("Next story:", True),
+    ("Neste sak", True),
+    ("Related stocks fell as well.", False),
     # the text going on past an advertisement: a label, where it opens the paragraph
     ("(Story continues below)", True),
     ("Artikkelen fortsetter under annonsen", True),

@@ -168,6 +168,10 @@ _BOILERPLATE = re.compile(
     r"printer[- ]friendly|print[- ]friendly|e-?mail (?:this )?(?:story|article)|(?:e-?mail|send) to a friend|"
     r"print (?:this )?(?:story|article|page)|tips en venn)\b|©|"
     r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|^sponsored\b|"
+    # a label alone: over a list of links, or the page's controls
+    r"^(related|see also|also|more about|font size|text size|previous (?:story|article)|"
+    r"next (?:story|article)|forrige (?:sak|artikkel)|neste (?:sak|artikkel)|skriftstørrelse)\s*:?$|"
+    r"^send this (?:article|story) to (?:a )?friends?\b|"
     # "(Story continues below)", "Saken fortsetter under annonsen": the text going on past an advertisement
     r"^\W*(?:story|article) continues (?:below|after)\b|^\W*(?:saken|artikkelen) fortsetter (?:under|etter)\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
