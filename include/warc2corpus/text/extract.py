@@ -482,27 +482,18 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
 LAYOUT_ROW_CELLS = 2  # a table row before or after the text with this many filled cells at most is the page's layout
 
 
-def _layout_rows_before(paragraphs: list[str]) -> int:
+def _layout_rows_at_start(paragraphs: list[str]) -> int:
     """How many rows of a layout table begin the text (0 unless END_AFTER_WORDS words of text or more
     follow them): table rows as trafilatura writes them ("| … |") of one or two filled cells. Pages of
     the 2000s set their furniture in the table they are laid out with, above and below the story:
     "| Publishers of the Morris Daily Herald | About Us - Contact Us |", "| Author : Subhash K Jha |",
     "| A publication by the Path Publishing Group. |", "| | Latest Football Stories |". A row of three
     filled cells or more is a table of data, which stays; so do rows within the text, and a text of
-    rows alone. :func:`_layout_rows_after` finds those that end it."""
-    start = 0
-    while start < len(paragraphs) and _is_layout_row(paragraphs[start]):
-        start += 1
-    return start if sum(len(p.split()) for p in paragraphs[start:]) >= END_AFTER_WORDS else 0
-
-
-def _layout_rows_after(paragraphs: list[str]) -> int:
-    """Where the rows of a layout table that end the text begin (``len(paragraphs)`` unless
-    END_AFTER_WORDS words of text or more come before them): see :func:`_layout_rows_before`."""
-    stop = len(paragraphs)
-    while stop > 0 and _is_layout_row(paragraphs[stop - 1]):
-        stop -= 1
-    return stop if sum(len(p.split()) for p in paragraphs[:stop]) >= END_AFTER_WORDS else len(paragraphs)
+    rows alone. Read on the paragraphs reversed, it counts the rows that end the text."""
+    rows = 0
+    while rows < len(paragraphs) and _is_layout_row(paragraphs[rows]):
+        rows += 1
+    return rows if sum(len(p.split()) for p in paragraphs[rows:]) >= END_AFTER_WORDS else 0
 
 
 def _is_layout_row(paragraph: str) -> bool:
@@ -588,7 +579,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     # there, as they always did): those before the text now, before the rules read it (the headline is
     # then among its first paragraphs); those after it once the rules have dropped what they drop (a
     # copyright line below them would keep them otherwise).
-    start = _layout_rows_before(paragraphs)
+    start = _layout_rows_at_start(paragraphs)
     if start:
         dropped["layout"] += start
         if removed is not None:
@@ -616,7 +607,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "repeated"
         elif _is_date_line(paragraph):
             reason = "date"
-        elif n_words <= SHORT and _CREDIT.search(paragraph) or n_words <= BYLINE_WORDS and _BYLINE.match(paragraph):
+        elif (n_words <= SHORT and _CREDIT.search(paragraph)) or (n_words <= BYLINE_WORDS and _BYLINE.match(paragraph)):
             reason = "credit"
         elif n_words <= SHORT and _is_boilerplate(paragraph):
             reason = "boilerplate"
@@ -631,7 +622,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     for index in _teaser_blurbs(paragraphs, reasons):
         reasons[index] = "related"
     kept_at = [index for index, reason in enumerate(reasons) if reason is None]
-    for index in kept_at[_layout_rows_after([paragraphs[i] for i in kept_at]):]:
+    for index in kept_at[len(kept_at) - _layout_rows_at_start([paragraphs[i] for i in reversed(kept_at)]):]:
         reasons[index] = "layout"
     kept = []
     for paragraph, reason in zip(paragraphs, reasons):
