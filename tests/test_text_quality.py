@@ -596,6 +596,28 @@ def test_a_table_row_is_no_code():
     assert model.judge("if (a[i] <= b) { x = y; }") == "unnatural"
 
 
+@pytest.mark.parametrize("row", ["| Ap | 25 | 48 | 1 |", "| Ticker | Security | Last | Change | Change % |",
+                                 "| LOW | LOWE'S COMPANIES INC. | 113.40 | -1.62 | -1.41% |",
+                                 "| 1 | Rosenborg | 30 | 21 | 5 | 4 | 68 |"])
+def test_the_borders_of_a_row_of_data_are_no_junk(row):
+    # a row of short cells is half borders: as junk tokens they made the row unnatural, and the data
+    # tables of benchmark pages went (a company's stock table, the rows a truth holds)
+    assert naturalness.Model().judge(row) is None
+
+
+@pytest.mark.parametrize("row", ["| Home | | | | UK | | | | Business | | | | Audio | | | | Search |",
+                                 "| PHOTOS | | VIDEO | | PHOTO ESSAYS |", "| Jump | Search \\| Advanced Search | |"])
+def test_a_menu_set_in_a_table_is_no_row_of_data(row):
+    # a menu's items in a layout table are separated by empty cells; a "|" within a cell is escaped
+    assert not naturalness._data_row(row)
+    assert naturalness.Model().judge(row) == "unnatural"
+
+
+@pytest.mark.parametrize("paragraph", ["DSi – 2.41hrs", "Vita – 5.01hrs", "$299 / $349", "Rente: 5% / 12%"])
+def test_prices_shares_and_measures_are_no_junk(paragraph):
+    assert naturalness.Model().judge(paragraph) is None
+
+
 @pytest.mark.parametrize("paragraph", ["Publisert 15. april 2017 kl. 08.15", "Oppdatert 2017-04-15 10:12",
                                        "@kari_n88", "Skrevet av: ola88x"])
 def test_dates_and_user_names_are_protected(paragraph):

@@ -48,6 +48,8 @@ JUNK_SHARE = 0.5        # share of junk-shaped tokens that makes a paragraph unn
 CODE_CHARACTERS = "{}[]<>=;|\\^~`$#"
 CODE_SHARE = 0.08       # share of code characters among the non-space ones that makes a paragraph code
 _TABLE_ROW = re.compile(r"\|\s.*\s\|\s*$")  # "| Ap | 25,3 | +1,1 |": a table row as trafilatura writes it
+_CELL_BORDER = re.compile(r"(?<!\\)\|")  # trafilatura writes a "|" within a cell as "\|"
+DATA_ROW_CELLS = 3      # a table row of this many filled cells (few empty) is data: its borders are no junk
 BIGRAM_PRIOR = 2.0      # Dirichlet weight of the unigram in the bigram estimate
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*|[{}\[\]<>=;|\\/_#$%&*+^~`@]+")
@@ -69,8 +71,10 @@ def shape_probability(token: str) -> float:
         return 1e-6
     if re.fullmatch(r"[^\W\d_]+([-'’.][^\W\d_]+)+", token):
         return 1e-6                     # compounds and abbreviations: "NRK-sjefen", "d.d."
-    if re.fullmatch(r"\d+([.,:/-]\d+)+", token) or re.fullmatch(r"\d+[^\W\d_]{1,3}", token):
-        return 1e-5                     # 3,5  12:30  2017-04-15  3D  20km
+    if re.fullmatch(r"\d+([.,:/-]\d+)+", token) or re.fullmatch(r"\d+([.,]\d+)?[^\W\d_]{1,3}", token):
+        return 1e-5                     # 3,5  12:30  2017-04-15  3D  20km  2.41hrs
+    if token in ("$", "%"):
+        return 1e-5                     # a price's, a share's sign
     if any(ch.isdigit() for ch in token) and re.search(r"[A-Za-z]", token):
         return 1e-9                     # a8f3k2, x123 (digits with Latin letters; "42日間" is ordinary)
     if token.isalnum():
@@ -107,6 +111,14 @@ def _seed_index(languages: tuple[str, ...]) -> dict[str, int]:
             if count:
                 index[word] = index.get(word, 0) | (1 << bit)
     return index
+
+
+def _data_row(row: str) -> bool:
+    """A table row of data: three filled cells or more, and few empty ones (a menu set in a table
+    leaves cells empty between its items: "| Home | | | | UK | | | | Business |")."""
+    cells = [cell.strip() for cell in _CELL_BORDER.split(row.strip()[1:-1])]
+    filled = sum(1 for cell in cells if cell)
+    return filled >= DATA_ROW_CELLS and 2 * (len(cells) - filled) < filled
 
 
 class Model:
@@ -237,10 +249,13 @@ class Model:
         raw = tokens_of(paragraph)
         if not raw:
             return None
-        if sum(map(is_junk, raw)) / len(raw) >= JUNK_SHARE:
+        row = _TABLE_ROW.match(paragraph) is not None
+        data = row and _data_row(paragraph)
+        cells = [token for token in raw if token != "|"] if data else raw  # a data row's cell borders are no junk
+        if cells and sum(map(is_junk, cells)) / len(cells) >= JUNK_SHARE:
             return "unnatural"
         code = sum(paragraph.count(ch) for ch in CODE_CHARACTERS)
-        if _TABLE_ROW.match(paragraph):
+        if row:
             code -= paragraph.count("|")  # the cell borders trafilatura writes a table row with
         if code >= 3 and code / max(1, len(paragraph) - paragraph.count(" ")) >= CODE_SHARE:
             return "unnatural"
