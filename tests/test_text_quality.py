@@ -507,6 +507,48 @@ def test_links_and_lines_that_are_no_box_of_teasers_keep_their_lines(paragraphs)
     assert kept == [p for p in paragraphs if extract._key(p) not in PAIR_LINKS]
 
 
+BLURBS = ["Strømprisen i Sør-Norge satte ny rekord natt til fredag, og ekspertene venter at den holder seg høy.",
+          "To av kommunene sa nei i en folkeavstemning, men fylkesmannen vil likevel slå dem sammen med naboen.",
+          "Feilen på motoren er større enn først antatt, og ferja til Bygdøy blir stående resten av uka."]
+
+
+def _teaser_page(items: list[tuple[str, str]], story: list[str] = STORY + MORE, h1: str = "Skolene legges ned") -> str:
+    teasers = "".join(f'<li><div class="teaser"><a href="/nyheter/sak-{i}"><img src="/b{i}.jpg"></a><div>'
+                      f'<h3><a href="/nyheter/sak-{i}">{headline}</a></h3><p>{blurb}</p></div></div></li>'
+                      for i, (headline, blurb) in enumerate(items))
+    body = "".join(f"<p>{p}</p>" for p in story)
+    return (f"<html><head><title>{h1} – Bygdeavisa</title></head><body><div id='wrap'><ul class='latest'>{teasers}</ul>"
+            f"<article><h1>{h1}</h1>{body}</article></div></body></html>")
+
+
+def test_the_blurbs_of_a_list_of_teasers_go():
+    """A list of other stories set as headline link and blurb: trafilatura drops the links and may keep
+    the blurbs, which then read as the story's opening (a Chaos page: eight blurbs above the story)."""
+    items = [(link, blurb) for (link, _), blurb in zip(TEASER_PAIRS, BLURBS)]
+    tree = extract.parse(_teaser_page(items))
+    assert extract.teaser_blurbs(tree, "Skolene legges ned – Bygdeavisa") == {extract._key(b) for b in BLURBS}
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*BLURBS, *STORY], title=None, anchors=set(), dropped=dropped,
+                                    blurbs=extract.teaser_blurbs(tree))
+    assert kept == STORY and dropped == {"related": 3}
+
+
+def test_what_is_no_list_of_teasers_keeps_its_paragraphs():
+    items = [(link, blurb) for (link, _), blurb in zip(TEASER_PAIRS, BLURBS)]
+    # two teasers are too few to tell
+    assert extract.teaser_blurbs(extract.parse(_teaser_page(items[:2]))) == set()
+    # a teaser of the page's own story (a site's latest stories include it): its blurb is the story's lead
+    own = [*items, ("Skolene legges ned", STORY[0])]
+    assert extract._key(STORY[0]) not in extract.teaser_blurbs(extract.parse(_teaser_page(own)))
+    # the story's paragraphs, each in its own block and each with a link inside it, are no teasers
+    linked = "".join(f'<div class="para"><p>{p} Les <a href="/sak/{i}">hele saken om skolene her</a>.</p></div>'
+                     for i, p in enumerate(STORY))
+    assert extract.teaser_blurbs(extract.parse(f"<html><body><article>{linked}</article></body></html>")) == set()
+    # a teaser whose text beside its link is long is a story of its own
+    long = [(link, " ".join([blurb] * 4)) for link, blurb in items]
+    assert extract.teaser_blurbs(extract.parse(_teaser_page(long))) == set()
+
+
 @pytest.mark.parametrize("notice", [
     "Use of this site is governed by our Terms of Service and Privacy Policy. Except where otherwise specified, "
     "the contents of this site are copyright of the publisher.",

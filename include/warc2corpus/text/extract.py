@@ -364,6 +364,51 @@ def _links(tree) -> _Links:
     return links
 
 
+TEASER_ITEMS_MIN = 3        # a list of teasers: this many items or more under one element ...
+TEASER_BLURB_WORDS = 60     # ... each a headline link and at most this many words of text beside it
+_TEASER_ITEMS = frozenset(("li", "div", "article", "section"))
+
+
+def teaser_blurbs(tree, title: str | None = None, own: set[str] | None = None) -> set[str]:
+    """The normalised texts (:func:`_key`) of the blurbs of a list of teasers: TEASER_ITEMS_MIN items
+    or more under one element, each holding another story's headline as a link of three words or
+    more (not within a paragraph) and a paragraph or two (``<p>``, TEASER_BLURB_WORDS words at most)
+    about it. trafilatura drops such a headline as a link and may keep its blurb, which then reads as
+    the story's own text (a list of a site's other stories above the article: "More than 60,000
+    South Sudanese have entered Sudan …"). A teaser of the page's own story (its headline the page's
+    ``<h1>`` or ``title``: a site's list of its latest stories includes it) is none: its blurb is the
+    story's lead. ``own``: the page's :func:`headlines`, when read already."""
+    own = headlines(tree) if own is None else own
+    title_key = _key(title or "")
+    holders = set()     # the elements that hold a headline link outside a paragraph
+    for anchor in tree.iter("a"):
+        if anchor.get("href") is None or len(anchor.text_content().split()) < 3:
+            continue
+        key = _key(anchor.text_content())
+        if key in own or key == title_key or _in_title(key, title_key):
+            continue
+        ancestors = list(anchor.iterancestors())
+        if not any(ancestor.tag == "p" for ancestor in ancestors):
+            holders.update(ancestors)
+    if not holders:
+        return set()
+    words: Counter = Counter()
+    blurbs: dict = {}
+    for paragraph in tree.iter("p"):
+        ancestors = list(paragraph.iterancestors())
+        text = paragraph.text_content()
+        if not text.strip() or any(ancestor.tag == "a" for ancestor in ancestors):
+            continue
+        n = len(text.split())
+        for ancestor in ancestors:
+            if ancestor in holders and ancestor.tag in _TEASER_ITEMS:
+                words[ancestor] += n
+                blurbs.setdefault(ancestor, []).append(text)
+    items = Counter(item.getparent() for item in blurbs if words[item] <= TEASER_BLURB_WORDS)
+    return {_key(text) for item, texts in blurbs.items()
+            if words[item] <= TEASER_BLURB_WORDS and items[item.getparent()] >= TEASER_ITEMS_MIN for text in texts}
+
+
 def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: list[str], link_words: set[str]) -> float:
     """The share of the paragraph's text (``key``: :func:`_key`) that is link text, as a whole or, where
     "|" parts it, cell by cell, whichever is more: a menu's row of links ("| Home | | UK | | Guardian
@@ -563,11 +608,13 @@ def _legal_notices(paragraphs: list[str]) -> set[int]:
 
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
                      dropped: Counter, removed: list[tuple[str, str]] | None = None,
-                     headlines: set[str] = frozenset(), link_words: set[str] = frozenset()) -> list[str]:
+                     headlines: set[str] = frozenset(), link_words: set[str] = frozenset(),
+                     blurbs: set[str] = frozenset()) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason, and
     ``removed`` (when given) receives each paragraph that went with its reason. ``anchors``: the
     normalised texts (:func:`_key`) of the page's links of two words or more, ``link_words`` of its
-    one-word links; ``headlines``: of its ``<h1>`` elements."""
+    one-word links; ``headlines``: of its ``<h1>`` elements; ``blurbs``: of its teasers' blurbs
+    (:func:`teaser_blurbs`)."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
     end = _end_of_text(paragraphs, anchors)
     if end is not None:
@@ -613,6 +660,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "boilerplate"
         elif n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75:
             reason = "links"
+        elif key in blurbs:
+            reason = "related"
         elif index in legal:
             reason = "legal"
         else:
@@ -721,8 +770,10 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     paragraphs = split_paragraphs(_text(document))
     source = "trafilatura" if paragraphs else None
     removed: list[tuple[str, str]] = []
+    page_headlines = headlines(tree)
     paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, link_words=links.single, dropped=dropped,
-                                  removed=removed, headlines=headlines(tree))
+                                  removed=removed, headlines=page_headlines,
+                                  blurbs=teaser_blurbs(tree, title, page_headlines))
     if described and paragraphs and _key(described) not in _key(" ".join(paragraphs)):
         page_lead = lead(tree, described)
         if page_lead:
