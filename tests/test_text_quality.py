@@ -533,6 +533,22 @@ def test_the_blurbs_of_a_list_of_teasers_go():
     assert kept == STORY and dropped == {"related": 3}
 
 
+def test_teasers_set_in_paragraphs_give_their_blurbs_too():
+    """Pages of the 2000s set a teaser in one paragraph, its headline link and a line break before the
+    blurb ("<p><a>FA Cup 3rd round replays …</a><br>Follow all the action …</p>"), or its headline link
+    in a paragraph of its own."""
+    items = [(link, blurb) for (link, _), blurb in zip(TEASER_PAIRS, BLURBS)]
+    inline = "".join(f'<p><a href="/sak/{i}">{link}</a><br>{blurb}</p>' for i, (link, blurb) in enumerate(items))
+    standalone = "".join(f'<div class="teaser"><p><a href="/sak/{i}">{link}</a></p><p>{blurb}</p></div>'
+                         for i, (link, blurb) in enumerate(items))
+    for teasers in (inline, standalone):
+        page = f"<html><body><div id='side'>{teasers}</div><article>{''.join(f'<p>{p}</p>' for p in STORY)}</article></body></html>"
+        assert extract.teaser_blurbs(extract.parse(page)) == {extract._key(b) for b in BLURBS}
+    # a paragraph that opens with a link and goes on in the same line is running text
+    running = "".join(f'<p><a href="/sak/{i}">{link}</a> {blurb}</p>' for i, (link, blurb) in enumerate(items))
+    assert extract.teaser_blurbs(extract.parse(f"<html><body><div>{running}</div></body></html>")) == set()
+
+
 def test_what_is_no_list_of_teasers_keeps_its_paragraphs():
     items = [(link, blurb) for (link, _), blurb in zip(TEASER_PAIRS, BLURBS)]
     # two teasers are too few to tell

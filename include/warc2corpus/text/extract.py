@@ -366,47 +366,69 @@ def _links(tree) -> _Links:
 
 TEASER_ITEMS_MIN = 3        # a list of teasers: this many items or more under one element ...
 TEASER_BLURB_WORDS = 60     # ... each a headline link and at most this many words of text beside it
-_TEASER_ITEMS = frozenset(("li", "div", "article", "section"))
+_TEASER_ITEMS = frozenset(("li", "div", "article", "section", "p"))
 
 
 def teaser_blurbs(tree, title: str | None = None, own: set[str] | None = None) -> set[str]:
     """The normalised texts (:func:`_key`) of the blurbs of a list of teasers: TEASER_ITEMS_MIN items
     or more under one element, each holding another story's headline as a link of three words or
-    more (not within a paragraph) and a paragraph or two (``<p>``, TEASER_BLURB_WORDS words at most)
-    about it. trafilatura drops such a headline as a link and may keep its blurb, which then reads as
-    the story's own text (a list of a site's other stories above the article: "More than 60,000
-    South Sudanese have entered Sudan …"). A teaser of the page's own story (its headline the page's
+    more (not within running text: outside a paragraph, or a paragraph's whole text) and a paragraph
+    or two (``<p>``) about it, TEASER_BLURB_WORDS words at most beside its links; or a paragraph that
+    opens with such a link and a line break before its blurb ("<p><a>FA Cup 3rd round replays …</a>
+    <br>Follow all the action …</p>"). trafilatura drops such a headline as a link and may keep its
+    blurb, which then reads as the story's own text (a list of a site's other stories above the
+    article: "More than 60,000 South Sudanese have entered Sudan …"). A teaser of the page's own story (its headline the page's
     ``<h1>`` or ``title``: a site's list of its latest stories includes it) is none: its blurb is the
     story's lead. ``own``: the page's :func:`headlines`, when read already."""
     own = headlines(tree) if own is None else own
     title_key = _key(title or "")
     holders = set()     # the elements that hold a headline link outside a paragraph
+    headed: dict = {}   # the paragraphs that open with a headline link and a line break -> what follows
+    linked: dict = {}   # each link's words
     for anchor in tree.iter("a"):
-        if anchor.get("href") is None or len(anchor.text_content().split()) < 3:
+        text = anchor.text_content()
+        linked[anchor] = len(text.split())
+        if anchor.get("href") is None or linked[anchor] < 3:
             continue
-        key = _key(anchor.text_content())
+        key = _key(text)
         if key in own or key == title_key or _in_title(key, title_key):
             continue
         ancestors = list(anchor.iterancestors())
-        if not any(ancestor.tag == "p" for ancestor in ancestors):
+        paragraph = next((ancestor for ancestor in ancestors if ancestor.tag == "p"), None)
+        if paragraph is None or _key(paragraph.text_content()) == key:  # a link in running text is none
             holders.update(ancestors)
-    if not holders:
+        elif anchor.getparent() is paragraph and not (paragraph.text or "").strip() and paragraph.index(anchor) == 0 \
+                and anchor.getnext() is not None and anchor.getnext().tag == "br" and not (anchor.tail or "").strip():
+            # "<p><a>Headline</a><br>Blurb</p>": a teaser set in one paragraph, its blurb after the line break
+            headed[paragraph] = paragraph.text_content()[len(text):]
+    if not holders and not headed:
         return set()
-    words: Counter = Counter()
+    unlinked: dict = {}     # an element's words outside its links
+
+    def words_beside_links(element) -> int:
+        if element not in unlinked:
+            unlinked[element] = len(element.text_content().split()) - sum(map(linked.__getitem__, element.iter("a")))
+        return unlinked[element]
+
     blurbs: dict = {}
     for paragraph in tree.iter("p"):
-        ancestors = list(paragraph.iterancestors())
         text = paragraph.text_content()
-        if not text.strip() or any(ancestor.tag == "a" for ancestor in ancestors):
+        if not text.strip() or not words_beside_links(paragraph):  # empty, or a link alone: no blurb
             continue
-        n = len(text.split())
-        for ancestor in ancestors:
+        if paragraph in headed:
+            if words_beside_links(paragraph) <= TEASER_BLURB_WORDS:
+                blurbs[paragraph] = [headed[paragraph]]
+            continue
+        for ancestor in paragraph.iterancestors():
+            if ancestor.tag == "a":
+                break
             if ancestor in holders and ancestor.tag in _TEASER_ITEMS:
-                words[ancestor] += n
+                if words_beside_links(ancestor) > TEASER_BLURB_WORDS:
+                    break   # the words beside its links only grow with the ancestors
                 blurbs.setdefault(ancestor, []).append(text)
-    items = Counter(item.getparent() for item in blurbs if words[item] <= TEASER_BLURB_WORDS)
-    return {_key(text) for item, texts in blurbs.items()
-            if words[item] <= TEASER_BLURB_WORDS and items[item.getparent()] >= TEASER_ITEMS_MIN for text in texts}
+    items = Counter(item.getparent() for item in blurbs)
+    return {_key(text) for item, texts in blurbs.items() if items[item.getparent()] >= TEASER_ITEMS_MIN
+            for text in texts}
 
 
 def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: list[str], link_words: set[str]) -> float:
