@@ -245,6 +245,21 @@ def test_a_comment_section_ends_the_text(heading):
     assert dropped == {"comments": 4}
 
 
+@pytest.mark.parametrize("policy", [
+    "The following are comments from the readers. In no way do they represent the view of the Herald.",
+    "Comments are limited to 200 words or less.", "| Comment Blog - Note: All Comments Subject To Approval | |",
+    "Comment posters are responsible for the opinions they express and the accuracy of the information they provide."])
+def test_the_rules_over_a_comment_section_end_the_text(policy):
+    # the rules open the section as a heading does, but they are sentences, longer than a heading
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*STORY, *MORE[:2], policy, "Do not post:", "Personal attacks, insults or threats.",
+                                     "Helt enig, dette er en skandale!"], title=None, anchors=set(), dropped=dropped)
+    assert kept == [*STORY, *MORE[:2]] and dropped == {"comments": 4}
+    # before the story's first fifty words, or with more text after it than before, they stay
+    dropped = Counter()
+    assert policy in extract.clean_paragraphs([*STORY, policy, *MORE, *MORE], title=None, anchors=set(), dropped=dropped)
+
+
 @pytest.mark.parametrize("paragraphs", [
     ["Kommentarer", *STORY],                       # before the story's first fifty words: a kicker, not comments
     [*STORY[:2], "2 comments", *STORY[2:]],        # ... the same: 31 words come before it
@@ -560,6 +575,10 @@ def test_what_is_no_list_of_teasers_keeps_its_paragraphs():
     linked = "".join(f'<div class="para"><p>{p} Les <a href="/sak/{i}">hele saken om skolene her</a>.</p></div>'
                      for i, p in enumerate(STORY))
     assert extract.teaser_blurbs(extract.parse(f"<html><body><article>{linked}</article></body></html>")) == set()
+    # a picture's link, its caption the link's text, is no headline
+    pictured = "".join(f'<li><div><a href="/galleri/bilde-{i}"><img src="/b{i}.jpg"><figcaption>{link}</figcaption></a>'
+                       f'<p>{blurb}</p></div></li>' for i, (link, blurb) in enumerate(items))
+    assert extract.teaser_blurbs(extract.parse(f"<html><body><ul>{pictured}</ul></body></html>")) == set()
     # a teaser whose text beside its link is long is a story of its own
     long = [(link, " ".join([blurb] * 4)) for link, blurb in items]
     assert extract.teaser_blurbs(extract.parse(_teaser_page(long))) == set()

@@ -236,6 +236,15 @@ _COMMENTS_HEADING = re.compile(r"""^\W*(?:
     | kommentar(?:feltet|ane|ene)?\s+er\s+(?:stengt|stengd|lukket|lukka)
     | discuss\s+this\s+(?:story|article)
 )""", re.IGNORECASE | re.VERBOSE)
+# The rules over a comment section, which open it as its heading does ("The following are comments from
+# the readers.", "Comments are limited to 200 words or less.", "Note: All Comments Subject To Approval").
+_COMMENT_POLICY = re.compile(r"""(?:
+      \bcomments?\s+(?:are|is|will\s+be)\s+(?:\w+\s+)?(?:limited|subject\s+to|moderated|reviewed|screened|monitored)
+    | \bcomments?\s+subject\s+to\s+approval
+    | \bcomment\s+(?:posters|writers|entries|rules|guidelines|policy)\b
+    | \bthe\s+following\s+are\s+(?:readers'?\s+)?comments\b
+)""", re.IGNORECASE | re.VERBOSE)
+COMMENT_POLICY_WORDS = 60   # ... a paragraph this long at most
 # The heading of a list of other stories ("Top stories", "Related Posts:", "You may also like", "Mest
 # lest"): teasers follow it.
 _RELATED_HEADING = re.compile(r"""^\W*(?:
@@ -367,6 +376,7 @@ def _links(tree) -> _Links:
 TEASER_ITEMS_MIN = 3        # a list of teasers: this many items or more under one element ...
 TEASER_BLURB_WORDS = 60     # ... each a headline link and at most this many words of text beside it
 _TEASER_ITEMS = frozenset(("li", "div", "article", "section", "p"))
+_PICTURE = re.compile(r"\.(?:jpe?g|png|gif|webp)(?:[?#].*)?$", re.IGNORECASE)
 
 
 def teaser_blurbs(tree, title: str | None = None, own: set[str] | None = None) -> set[str]:
@@ -382,27 +392,7 @@ def teaser_blurbs(tree, title: str | None = None, own: set[str] | None = None) -
     story's lead. ``own``: the page's :func:`headlines`, when read already."""
     own = headlines(tree) if own is None else own
     title_key = _key(title or "")
-    holders = set()     # the elements that hold a headline link outside a paragraph
-    headed: dict = {}   # the paragraphs that open with a headline link and a line break -> what follows
     linked: dict = {}   # each link's words
-    for anchor in tree.iter("a"):
-        text = anchor.text_content()
-        linked[anchor] = len(text.split())
-        if anchor.get("href") is None or linked[anchor] < 3:
-            continue
-        key = _key(text)
-        if key in own or key == title_key or _in_title(key, title_key):
-            continue
-        ancestors = list(anchor.iterancestors())
-        paragraph = next((ancestor for ancestor in ancestors if ancestor.tag == "p"), None)
-        if paragraph is None or _key(paragraph.text_content()) == key:  # a link in running text is none
-            holders.update(ancestors)
-        elif anchor.getparent() is paragraph and not (paragraph.text or "").strip() and paragraph.index(anchor) == 0 \
-                and anchor.getnext() is not None and anchor.getnext().tag == "br" and not (anchor.tail or "").strip():
-            # "<p><a>Headline</a><br>Blurb</p>": a teaser set in one paragraph, its blurb after the line break
-            headed[paragraph] = paragraph.text_content()[len(text):]
-    if not holders and not headed:
-        return set()
     unlinked: dict = {}     # an element's words outside its links
 
     def words_beside_links(element) -> int:
@@ -410,25 +400,43 @@ def teaser_blurbs(tree, title: str | None = None, own: set[str] | None = None) -
             unlinked[element] = len(element.text_content().split()) - sum(map(linked.__getitem__, element.iter("a")))
         return unlinked[element]
 
-    blurbs: dict = {}
-    for paragraph in tree.iter("p"):
-        text = paragraph.text_content()
-        if not text.strip() or not words_beside_links(paragraph):  # empty, or a link alone: no blurb
+    headlines_at = []   # the headline links outside running text
+    headed: dict = {}   # the paragraphs that open with a headline link and a line break -> what follows
+    for anchor in tree.iter("a"):
+        text = anchor.text_content() if len(anchor) or anchor.text else ""
+        linked[anchor] = len(text.split())
+        if anchor.get("href") is None or linked[anchor] < 3 or _PICTURE.search(anchor.get("href")) \
+                or next(anchor.iter("img", "figcaption"), None) is not None:
+            continue    # no headline: a picture's link, its caption the link's text
+        key = _key(text)
+        if key in own or key == title_key or _in_title(key, title_key):
             continue
-        if paragraph in headed:
-            if words_beside_links(paragraph) <= TEASER_BLURB_WORDS:
-                blurbs[paragraph] = [headed[paragraph]]
-            continue
-        for ancestor in paragraph.iterancestors():
-            if ancestor.tag == "a":
-                break
-            if ancestor in holders and ancestor.tag in _TEASER_ITEMS:
+        paragraph = next(anchor.iterancestors("p"), None)
+        if paragraph is None or _key(paragraph.text_content()) == key:  # a link in running text is none
+            headlines_at.append(anchor)
+        elif anchor.getparent() is paragraph and not (paragraph.text or "").strip() and paragraph.index(anchor) == 0 \
+                and anchor.getnext() is not None and anchor.getnext().tag == "br" and not (anchor.tail or "").strip():
+            # "<p><a>Headline</a><br>Blurb</p>": a teaser set in one paragraph, its blurb after the line break
+            headed[paragraph] = paragraph.text_content()[len(text):]
+    teasers = {paragraph for paragraph in headed if words_beside_links(paragraph) <= TEASER_BLURB_WORDS}
+    for anchor in headlines_at:     # the elements around a headline with few words beside its links
+        for ancestor in anchor.iterancestors():
+            if ancestor in teasers:
+                break   # walked up from there before
+            if ancestor.tag in _TEASER_ITEMS:
                 if words_beside_links(ancestor) > TEASER_BLURB_WORDS:
                     break   # the words beside its links only grow with the ancestors
-                blurbs.setdefault(ancestor, []).append(text)
-    items = Counter(item.getparent() for item in blurbs)
-    return {_key(text) for item, texts in blurbs.items() if items[item.getparent()] >= TEASER_ITEMS_MIN
-            for text in texts}
+                teasers.add(ancestor)
+    items = Counter(teaser.getparent() for teaser in teasers)
+    listed = {teaser for teaser in teasers if items[teaser.getparent()] >= TEASER_ITEMS_MIN}
+    if not listed:
+        return set()
+    blurbs = {_key(text) for paragraph, text in headed.items() if paragraph in listed}
+    for paragraph in tree.iter("p"):
+        if paragraph not in headed and any(ancestor in listed for ancestor in paragraph.iterancestors()) \
+                and words_beside_links(paragraph):  # not read above, nor a link alone
+            blurbs.add(_key(paragraph.text_content()))
+    return blurbs
 
 
 def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: list[str], link_words: set[str]) -> float:
@@ -526,6 +534,9 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     before, after = 0, sum(words)
     for index, paragraph in enumerate(paragraphs):
         after -= words[index]
+        if END_AFTER_WORDS <= before and after < before and words[index] <= COMMENT_POLICY_WORDS \
+                and _COMMENT_POLICY.search(paragraph):
+            return index, "comments"
         if END_AFTER_WORDS <= before and words[index] <= END_HEADING_WORDS:
             if _COMMENTS_HEADING.match(paragraph) and (after < before or _comment_thread(paragraphs[index + 1:])):
                 return index, "comments"
