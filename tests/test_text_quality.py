@@ -372,7 +372,8 @@ def test_a_sentence_that_opens_with_by_or_av_is_no_byline(sentence):
     dropped = Counter()
     assert extract.clean_paragraphs([sentence, *STORY], title=None, anchors=set(), dropped=dropped) == [sentence, *STORY]
 
-HEAD_ROWS = ["| Publishers of the Morris Daily Herald | About Us - Contact Us - Subscribe |", "| Author : Subhash K Jha |"]
+HEAD_ROWS = ["| Publishers of the Morris Daily Herald | About Us - Contact Us - Subscribe |", "| Author : Subhash K Jha |",
+             "| Indiatimes\\| My Mail \\| Make ET your home page \\| | | |"]  # a "|" within a cell is escaped
 
 
 def test_the_rows_of_a_layout_table_that_end_or_begin_the_text_go():

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from warc2corpus.text import xpaths
-from warc2corpus.text.naturalness import DATE, MONTHS
+from warc2corpus.text.naturalness import DATE, MONTHS, table_cells
 
 log = logging.getLogger(__name__)
 
@@ -577,7 +577,7 @@ def _layout_rows_at_start(paragraphs: list[str]) -> int:
 def _is_layout_row(paragraph: str) -> bool:
     if not (paragraph.startswith("|") and paragraph.endswith("|") and len(paragraph) > 2):
         return False
-    return sum(1 for cell in paragraph[1:-1].split("|") if cell.strip()) <= LAYOUT_ROW_CELLS
+    return sum(1 for cell in table_cells(paragraph) if cell) <= LAYOUT_ROW_CELLS
 
 
 THREAD_SIGNATURES_MIN = 3      # readers' comments are signed: this many signatures at least ...

@@ -113,10 +113,15 @@ def _seed_index(languages: tuple[str, ...]) -> dict[str, int]:
     return index
 
 
+def table_cells(row: str) -> list[str]:
+    """The cells of a table row as trafilatura writes it ("| Ap | 25,3 |"), each stripped."""
+    return [cell.strip() for cell in _CELL_BORDER.split(row.strip()[1:-1])]
+
+
 def _data_row(row: str) -> bool:
     """A table row of data: three filled cells or more, and few empty ones (a menu set in a table
     leaves cells empty between its items: "| Home | | | | UK | | | | Business |")."""
-    cells = [cell.strip() for cell in _CELL_BORDER.split(row.strip()[1:-1])]
+    cells = table_cells(row)
     filled = sum(1 for cell in cells if cell)
     return filled >= DATA_ROW_CELLS and 2 * (len(cells) - filled) < filled
 
