@@ -245,6 +245,18 @@ def test_a_comment_section_ends_the_text(heading):
     assert dropped == {"comments": 4}
 
 
+def test_a_list_of_other_stories_is_cut_when_a_second_one_followed_it():
+    # at "Siste nytt" more text follows than came before: only once "Mest lest" and its list are cut is
+    # the first list shorter than the story
+    paragraphs = [*STORY, "Siste nytt", *MORE[:3], "Mest lest", *MORE]
+    assert sum(len(p.split()) for p in MORE[:3]) < sum(len(p.split()) for p in STORY) \
+        < sum(len(p.split()) for p in paragraphs[len(STORY) + 1:])
+    dropped, removed = Counter(), []
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped, removed=removed)
+    assert kept == STORY and dropped == {"related": len(paragraphs) - len(STORY)}
+    assert [paragraph for _, paragraph in removed] == paragraphs[len(STORY):]  # in the page's order
+
+
 @pytest.mark.parametrize("policy", [
     "The following are comments from the readers. In no way do they represent the view of the Herald.",
     "Comments are limited to 200 words or less.", "| Comment Blog - Note: All Comments Subject To Approval | |",

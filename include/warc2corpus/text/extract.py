@@ -649,12 +649,15 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     one-word links; ``headlines``: of its ``<h1>`` elements; ``blurbs``: of its teasers' blurbs
     (:func:`teaser_blurbs`)."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
-    end = _end_of_text(paragraphs, anchors)
-    if end is not None:
+    # Read again once cut: a list of other stories under a heading, itself longer than the text before
+    # it, may have been followed by a second one ("B.C. Headlines" …, "Canada Headlines" …).
+    cut_off: list[tuple[str, str]] = []
+    while (end := _end_of_text(paragraphs, anchors)) is not None:
         dropped[end[1]] += len(paragraphs) - end[0]
-        if removed is not None:
-            removed.extend((end[1], paragraph) for paragraph in paragraphs[end[0]:])
+        cut_off[:0] = [(end[1], paragraph) for paragraph in paragraphs[end[0]:]]
         paragraphs = paragraphs[:end[0]]
+    if removed is not None:
+        removed.extend(cut_off)
     # A layout table's rows go only once the end of the text is found (their words count as text
     # there, as they always did): those before the text now, before the rules read it (the headline is
     # then among its first paragraphs); those after it once the rules have dropped what they drop (a
