@@ -1242,9 +1242,11 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
 
 @pytest.mark.parametrize("line, credit", [
     ("Foto: Ola Nordmann / NTB", True), ("Photo: AFP", True), ("Kari Nordmann, NTB", True), ("REUTERS", True),
-    ("Mandel Ngan / AFP", True), ("Brought to you by REUTERS", True),
+    ("Mandel Ngan / AFP", True), ("Brought to you by REUTERS", True), ("Fishing net image via Shutterstock", True),
+    ("Featured image from Shutterstock.", True), ("Bilde fra NTB Scanpix", True),
     # an agency's name ending a line of text, with no separator before it, is no credit
     ("Trump will sign an executive order Tuesday at the EPA", False), ("(AP)", False),
+    ("The images from New Orleans underscore another question.", False),
 ])
 def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     from collections import Counter

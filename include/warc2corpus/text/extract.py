@@ -147,7 +147,9 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _CREDIT = re.compile(
     r"^(foto|photo|photos|bilde|bild|image|images|illustrasjon|illustration|grafikk|graphic|kilde|source|"
     r"video|credit|fotograf|photographer)\s*[:/]|getty ?images|\bvia getty\b|/ ?ntb\b|\bntb scanpix\b|"
-    r"(?:^|[/|(:,;–-]\s*|\bby\s+)(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b", re.IGNORECASE)
+    r"(?:^|[/|(:,;–-]\s*|\bby\s+)(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b|"
+    r"\b(?:image|photo|picture|foto|bilde)s?\s+(?:via|from|courtesy\s+of|fra)\s+(?:shutterstock|getty|istock|flickr|"
+    r"unsplash|wikimedia|pixabay|reuters|afp|ntb|scanpix)\b", re.IGNORECASE)
 # A byline: "By"/"Av", two names or more (not a weekday's or a month's: "By Monday, …" opens a
 # sentence), then at most a separator and a title, an outlet or a date ("By Ben Grossman -- Broadcasting
 # & Cable, 1/21/2008", "Av Kari Hansen og Ola Nordmann"); dropped as a credit: the page's metadata gives
