@@ -245,6 +245,19 @@ def test_a_comment_section_ends_the_text(heading):
     assert dropped == {"comments": 4}
 
 
+def test_a_menu_set_a_link_to_a_line_goes():
+    menu = [".NET ·", "AJAX ·", "ECLIPSE ·", "Nyheter"]
+    links = {"net", "ajax", "eclipse", "nyheter"}
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*menu, *STORY], title=None, anchors=set(), link_words=links, dropped=dropped)
+    assert kept == STORY and dropped == {"links": 4}
+    # two such lines are too few to tell from headings that link; a line no link's text stays
+    for paragraphs in ([*menu[:2], *STORY], [menu[0], "Kultur", menu[1], *STORY]):
+        dropped = Counter()
+        assert extract.clean_paragraphs(paragraphs, title=None, anchors=set(), link_words=links,
+                                        dropped=dropped) == paragraphs
+
+
 def test_a_list_of_other_stories_is_cut_when_a_second_one_followed_it():
     # at "Siste nytt" more text follows than came before: only once "Mest lest" and its list are cut is
     # the first list shorter than the story

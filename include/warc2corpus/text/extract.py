@@ -678,6 +678,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     # times, RECORD_TIMES or more (a table of players, a review's sections, a list's refrain).
     recurring = Counter(n for n in counts.values() if n >= RECORD_TIMES)
     records = {key for key, n in counts.items() if n >= RECORD_TIMES and recurring[n] >= RECORD_FIELDS}
+    menu = _menu_lines(paragraphs, anchors, link_words)
     reasons: list[str | None] = []
     kept_keys: set[str] = set()
     for index, paragraph in enumerate(paragraphs):
@@ -696,7 +697,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "credit"
         elif n_words <= SHORT and _is_boilerplate(paragraph):
             reason = "boilerplate"
-        elif n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75:
+        elif index in menu or (n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75):
             reason = "links"
         elif key in blurbs:
             reason = "related"
@@ -724,6 +725,27 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
 
 TEASER_PAIRS_MIN = 3    # a list of teasers set as a link, then its blurb: this many pairs in a row ...
 BLURB_WORDS = 30        # ... each blurb this long at most
+
+
+MENU_LINES_MIN = 3      # a menu set a link to a line: this many lines or more in a row ...
+MENU_LINE_WORDS = 3     # ... each the whole text of a link, this many words at most
+
+
+def _menu_lines(paragraphs: list[str], anchors: set[str], link_words: set[str]) -> set[int]:
+    """The indices of a menu's items set a link to a line: MENU_LINES_MIN lines or more in a row, each
+    of MENU_LINE_WORDS words at most and the whole text of one of the page's links, one-word links
+    included (".NET ·", "AJAX ·", "ECLIPSE ·"; alone such a line may be a heading that links)."""
+    found: set[int] = set()
+    run: list[int] = []
+    for index, paragraph in enumerate([*paragraphs, ""]):
+        key = _key(paragraph)
+        if key and len(paragraph.split()) <= MENU_LINE_WORDS and (key in anchors or key in link_words):
+            run.append(index)
+            continue
+        if len(run) >= MENU_LINES_MIN:
+            found.update(run)
+        run = []
+    return found
 
 
 def _teaser_blurbs(paragraphs: list[str], reasons: list[str | None]) -> list[int]:
