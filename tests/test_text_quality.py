@@ -567,10 +567,10 @@ def test_the_blurbs_of_a_list_of_teasers_go():
     the blurbs, which then read as the story's opening (a Chaos page: eight blurbs above the story)."""
     items = [(link, blurb) for (link, _), blurb in zip(TEASER_PAIRS, BLURBS)]
     tree = extract.parse(_teaser_page(items))
-    assert extract.teaser_blurbs(tree, "Skolene legges ned – Bygdeavisa") == {extract._key(b) for b in BLURBS}
+    assert extract.teaser_blurbs_in_page(tree, "Skolene legges ned – Bygdeavisa") == {extract._key(b) for b in BLURBS}
     dropped = Counter()
     kept = extract.clean_paragraphs([*BLURBS, *STORY], title=None, anchors=set(), dropped=dropped,
-                                    blurbs=extract.teaser_blurbs(tree))
+                                    blurbs=extract.teaser_blurbs_in_page(tree))
     assert kept == STORY and dropped == {"related": 3}
 
 
@@ -584,30 +584,30 @@ def test_teasers_set_in_paragraphs_give_their_blurbs_too():
                          for i, (link, blurb) in enumerate(items))
     for teasers in (inline, standalone):
         page = f"<html><body><div id='side'>{teasers}</div><article>{''.join(f'<p>{p}</p>' for p in STORY)}</article></body></html>"
-        assert extract.teaser_blurbs(extract.parse(page)) == {extract._key(b) for b in BLURBS}
+        assert extract.teaser_blurbs_in_page(extract.parse(page)) == {extract._key(b) for b in BLURBS}
     # a paragraph that opens with a link and goes on in the same line is running text
     running = "".join(f'<p><a href="/sak/{i}">{link}</a> {blurb}</p>' for i, (link, blurb) in enumerate(items))
-    assert extract.teaser_blurbs(extract.parse(f"<html><body><div>{running}</div></body></html>")) == set()
+    assert extract.teaser_blurbs_in_page(extract.parse(f"<html><body><div>{running}</div></body></html>")) == set()
 
 
 def test_what_is_no_list_of_teasers_keeps_its_paragraphs():
     items = [(link, blurb) for (link, _), blurb in zip(TEASER_PAIRS, BLURBS)]
     # two teasers are too few to tell
-    assert extract.teaser_blurbs(extract.parse(_teaser_page(items[:2]))) == set()
+    assert extract.teaser_blurbs_in_page(extract.parse(_teaser_page(items[:2]))) == set()
     # a teaser of the page's own story (a site's latest stories include it): its blurb is the story's lead
     own = [*items, ("Skolene legges ned", STORY[0])]
-    assert extract._key(STORY[0]) not in extract.teaser_blurbs(extract.parse(_teaser_page(own)))
+    assert extract._key(STORY[0]) not in extract.teaser_blurbs_in_page(extract.parse(_teaser_page(own)))
     # the story's paragraphs, each in its own block and each with a link inside it, are no teasers
     linked = "".join(f'<div class="para"><p>{p} Les <a href="/sak/{i}">hele saken om skolene her</a>.</p></div>'
                      for i, p in enumerate(STORY))
-    assert extract.teaser_blurbs(extract.parse(f"<html><body><article>{linked}</article></body></html>")) == set()
+    assert extract.teaser_blurbs_in_page(extract.parse(f"<html><body><article>{linked}</article></body></html>")) == set()
     # a picture's link, its caption the link's text, is no headline
     pictured = "".join(f'<li><div><a href="/galleri/bilde-{i}"><img src="/b{i}.jpg"><figcaption>{link}</figcaption></a>'
                        f'<p>{blurb}</p></div></li>' for i, (link, blurb) in enumerate(items))
-    assert extract.teaser_blurbs(extract.parse(f"<html><body><ul>{pictured}</ul></body></html>")) == set()
+    assert extract.teaser_blurbs_in_page(extract.parse(f"<html><body><ul>{pictured}</ul></body></html>")) == set()
     # a teaser whose text beside its link is long is a story of its own
     long = [(link, " ".join([blurb] * 4)) for link, blurb in items]
-    assert extract.teaser_blurbs(extract.parse(_teaser_page(long))) == set()
+    assert extract.teaser_blurbs_in_page(extract.parse(_teaser_page(long))) == set()
 
 
 @pytest.mark.parametrize("notice", [

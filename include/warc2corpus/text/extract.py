@@ -381,7 +381,7 @@ _TEASER_ITEMS = frozenset(("li", "div", "article", "section", "p"))
 _PICTURE = re.compile(r"\.(?:jpe?g|png|gif|webp)(?:[?#].*)?$", re.IGNORECASE)
 
 
-def teaser_blurbs(tree, title: str | None = None, own: set[str] | None = None) -> set[str]:
+def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None = None) -> set[str]:
     """The normalised texts (:func:`_key`) of the blurbs of a list of teasers: TEASER_ITEMS_MIN items
     or more under one element, each holding another story's headline as a link of three words or
     more (not within running text: outside a paragraph, or a paragraph's whole text) and a paragraph
@@ -389,9 +389,11 @@ def teaser_blurbs(tree, title: str | None = None, own: set[str] | None = None) -
     opens with such a link and a line break before its blurb ("<p><a>FA Cup 3rd round replays …</a>
     <br>Follow all the action …</p>"). trafilatura drops such a headline as a link and may keep its
     blurb, which then reads as the story's own text (a list of a site's other stories above the
-    article: "More than 60,000 South Sudanese have entered Sudan …"). A teaser of the page's own story (its headline the page's
-    ``<h1>`` or ``title``: a site's list of its latest stories includes it) is none: its blurb is the
-    story's lead. ``own``: the page's :func:`headlines`, when read already."""
+    article: "More than 60,000 South Sudanese have entered Sudan …"). A teaser of the page's own
+    story (its headline the page's ``<h1>`` or ``title``: a site's list of its latest stories
+    includes it) is none: its blurb is the story's lead; nor is a picture's link (an image inside
+    it, or an image's address). ``own``: the page's :func:`headlines`, when read already. The
+    paragraph-level twin, for boxes whose links trafilatura left as lines: :func:`_teaser_blurbs`."""
     own = headlines(tree) if own is None else own
     title_key = _key(title or "")
     linked: dict = {}   # each link's words
@@ -523,7 +525,8 @@ def _is_boilerplate(paragraph: str) -> bool:
 
 def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tuple[int, str] | None:
     """Where the article's text ends, and why: the index of the first heading of a comment section
-    (``comments``) or of a list of other stories (``related``) that comes after the text's first
+    (``comments``; or of its rules, _COMMENT_POLICY, a paragraph of COMMENT_POLICY_WORDS at most) or
+    of a list of other stories (``related``) that comes after the text's first
     END_AFTER_WORDS words, with less text after it than before (see _COMMENTS_HEADING and
     _RELATED_HEADING). Cutting never drops more than it keeps: a page may give its comments first
     and the story after them, or set a box of other stories inside the story. A list of other
@@ -649,7 +652,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     ``removed`` (when given) receives each paragraph that went with its reason. ``anchors``: the
     normalised texts (:func:`_key`) of the page's links of two words or more, ``link_words`` of its
     one-word links; ``headlines``: of its ``<h1>`` elements; ``blurbs``: of its teasers' blurbs
-    (:func:`teaser_blurbs`)."""
+    (:func:`teaser_blurbs_in_page`)."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
     # Read again once cut: a list of other stories under a heading, itself longer than the text before
     # it, may have been followed by a second one ("B.C. Headlines" …, "Canada Headlines" …).
@@ -833,7 +836,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     page_headlines = headlines(tree)
     paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, link_words=links.single, dropped=dropped,
                                   removed=removed, headlines=page_headlines,
-                                  blurbs=teaser_blurbs(tree, title, page_headlines))
+                                  blurbs=teaser_blurbs_in_page(tree, title, page_headlines))
     if described and paragraphs and _key(described) not in _key(" ".join(paragraphs)):
         page_lead = lead(tree, described)
         if page_lead:

@@ -256,8 +256,8 @@ class Model:
             return None
         row = _TABLE_ROW.match(paragraph) is not None
         data = row and _data_row(paragraph)
-        cells = [token for token in raw if token != "|"] if data else raw  # a data row's cell borders are no junk
-        if cells and sum(map(is_junk, cells)) / len(cells) >= JUNK_SHARE:
+        judged = [token for token in raw if token != "|"] if data else raw  # a data row's cell borders are no junk
+        if judged and sum(map(is_junk, judged)) / len(judged) >= JUNK_SHARE:
             return "unnatural"
         code = sum(paragraph.count(ch) for ch in CODE_CHARACTERS)
         if row:
