@@ -349,6 +349,7 @@ class _Links:
     single: set[str]      # ... and of one word: a menu's items, read only as the cells of a row
     words: int            # words inside links on the page
     headlines: int        # links whose text reads like a headline (4+ words)
+    texts: dict = field(default_factory=dict)  # each link element -> its text
 
 
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -359,6 +360,7 @@ def _links(tree) -> _Links:
     links = _Links(set(), set(), 0, 0)
     for anchor in tree.iter("a"):
         text = anchor.text_content() if len(anchor) or anchor.text else ""
+        links.texts[anchor] = text
         n = len(text.split())
         links.words += n
         links.headlines += n >= 4
@@ -381,7 +383,8 @@ _TEASER_ITEMS = frozenset(("li", "div", "article", "section", "p"))
 _PICTURE = re.compile(r"\.(?:jpe?g|png|gif|webp)(?:[?#].*)?$", re.IGNORECASE)
 
 
-def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None = None) -> set[str]:
+def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None = None,
+                          link_texts: dict | None = None) -> set[str]:
     """The normalised texts (:func:`_key`) of the blurbs of a list of teasers: TEASER_ITEMS_MIN items
     or more under one element, each holding another story's headline as a link of three words or
     more (not within running text: outside a paragraph, or a paragraph's whole text) and a paragraph
@@ -392,7 +395,8 @@ def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None =
     article: "More than 60,000 South Sudanese have entered Sudan …"). A teaser of the page's own
     story (its headline the page's ``<h1>`` or ``title``: a site's list of its latest stories
     includes it) is none: its blurb is the story's lead; nor is a picture's link (an image inside
-    it, or an image's address). ``own``: the page's :func:`headlines`, when read already. The
+    it, or an image's address). ``own``: the page's :func:`headlines`, ``link_texts`` each link
+    element's text (``_Links.texts``), when read already. The
     paragraph-level twin, for boxes whose links trafilatura left as lines: :func:`_teaser_blurbs`."""
     own = headlines(tree) if own is None else own
     title_key = _key(title or "")
@@ -407,7 +411,9 @@ def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None =
     headlines_at = []   # the headline links outside running text
     headed: dict = {}   # the paragraphs that open with a headline link and a line break -> what follows
     for anchor in tree.iter("a"):
-        text = anchor.text_content() if len(anchor) or anchor.text else ""
+        text = link_texts.get(anchor) if link_texts is not None else None
+        if text is None:
+            text = anchor.text_content() if len(anchor) or anchor.text else ""
         linked[anchor] = len(text.split())
         if anchor.get("href") is None or linked[anchor] < 3 or _PICTURE.search(anchor.get("href")) \
                 or next(anchor.iter("img", "figcaption"), None) is not None:
@@ -836,7 +842,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     page_headlines = headlines(tree)
     paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, link_words=links.single, dropped=dropped,
                                   removed=removed, headlines=page_headlines,
-                                  blurbs=teaser_blurbs_in_page(tree, title, page_headlines))
+                                  blurbs=teaser_blurbs_in_page(tree, title, page_headlines, links.texts))
     if described and paragraphs and _key(described) not in _key(" ".join(paragraphs)):
         page_lead = lead(tree, described)
         if page_lead:
