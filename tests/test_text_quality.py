@@ -245,6 +245,22 @@ def test_a_comment_section_ends_the_text(heading):
     assert dropped == {"comments": 4}
 
 
+def test_a_page_of_many_list_headings_is_read_in_linear_work(monkeypatch):
+    # every heading asked whether teasers follow it, each over the rest of the page: 6,000 such
+    # paragraphs took 13 s (quadratic); the counts are now made once a reading, and the end of the text
+    # read END_READINGS times at most
+    paragraphs = [*STORY]
+    for i in range(300):
+        paragraphs += ["Mest lest", f"Sak nummer {i} om noe helt annet enn skolene i bygda"]
+    calls = Counter()
+    opens, end = extract._opens_with_link, extract._end_of_text
+    monkeypatch.setattr(extract, "_opens_with_link", lambda *a: calls.update(["opens"]) or opens(*a))
+    monkeypatch.setattr(extract, "_end_of_text", lambda *a: calls.update(["end"]) or end(*a))
+    extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=Counter())
+    assert calls["end"] <= extract.END_READINGS
+    assert calls["opens"] <= 2 * extract.END_READINGS * len(paragraphs)
+
+
 def test_a_menu_set_a_link_to_a_line_goes():
     menu = [".NET ·", "AJAX ·", "ECLIPSE ·", "Nyheter"]
     links = {"net", "ajax", "eclipse", "nyheter"}

@@ -261,6 +261,7 @@ _RELATED_HEADING = re.compile(r"""^\W*(?:
 )\W*$""", re.IGNORECASE | re.VERBOSE)
 END_HEADING_WORDS = 8   # a heading that ends the text is this long at most ...
 END_AFTER_WORDS = 50    # ... and comes after at least this many words of text
+END_READINGS = 3        # the end of the text is read again once cut, this many readings at most
 
 
 def _key(text: str) -> str:
@@ -377,18 +378,18 @@ def _links(tree) -> _Links:
     return links
 
 
-TEASER_ITEMS_MIN = 3        # a list of teasers: this many items or more under one element ...
-TEASER_BLURB_WORDS = 60     # ... each a headline link and at most this many words of text beside it
+LISTED_TEASERS_MIN = 3      # a list of teasers in the page: this many items or more under one element ...
+LISTED_BLURB_WORDS = 60     # ... each a headline link and at most this many words of text beside it
 _TEASER_ITEMS = frozenset(("li", "div", "article", "section", "p"))
 _PICTURE = re.compile(r"\.(?:jpe?g|png|gif|webp)(?:[?#].*)?$", re.IGNORECASE)
 
 
 def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None = None,
                           link_texts: dict | None = None) -> set[str]:
-    """The normalised texts (:func:`_key`) of the blurbs of a list of teasers: TEASER_ITEMS_MIN items
+    """The normalised texts (:func:`_key`) of the blurbs of a list of teasers: LISTED_TEASERS_MIN items
     or more under one element, each holding another story's headline as a link of three words or
     more (not within running text: outside a paragraph, or a paragraph's whole text) and a paragraph
-    or two (``<p>``) about it, TEASER_BLURB_WORDS words at most beside its links; or a paragraph that
+    or two (``<p>``) about it, LISTED_BLURB_WORDS words at most beside its links; or a paragraph that
     opens with such a link and a line break before its blurb ("<p><a>FA Cup 3rd round replays …</a>
     <br>Follow all the action …</p>"). trafilatura drops such a headline as a link and may keep its
     blurb, which then reads as the story's own text (a list of a site's other stories above the
@@ -428,17 +429,17 @@ def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None =
                 and anchor.getnext() is not None and anchor.getnext().tag == "br" and not (anchor.tail or "").strip():
             # "<p><a>Headline</a><br>Blurb</p>": a teaser set in one paragraph, its blurb after the line break
             headed[paragraph] = paragraph.text_content()[len(text):]
-    teasers = {paragraph for paragraph in headed if words_beside_links(paragraph) <= TEASER_BLURB_WORDS}
+    teasers = {paragraph for paragraph in headed if words_beside_links(paragraph) <= LISTED_BLURB_WORDS}
     for anchor in headlines_at:     # the elements around a headline with few words beside its links
         for ancestor in anchor.iterancestors():
             if ancestor in teasers:
                 break   # walked up from there before
             if ancestor.tag in _TEASER_ITEMS:
-                if words_beside_links(ancestor) > TEASER_BLURB_WORDS:
+                if words_beside_links(ancestor) > LISTED_BLURB_WORDS:
                     break   # the words beside its links only grow with the ancestors
                 teasers.add(ancestor)
     items = Counter(teaser.getparent() for teaser in teasers)
-    listed = {teaser for teaser in teasers if items[teaser.getparent()] >= TEASER_ITEMS_MIN}
+    listed = {teaser for teaser in teasers if items[teaser.getparent()] >= LISTED_TEASERS_MIN}
     if not listed:
         return set()
     blurbs = {_key(text) for paragraph, text in headed.items() if paragraph in listed}
@@ -542,6 +543,19 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     (each paragraph opening with a link's text: :func:`_opens_with_link`), after END_AFTER_WORDS words,
     and a thread of signed comments with no heading, from its first line that says who posted."""
     words = [len(paragraph.split()) for paragraph in paragraphs]
+    following: dict[str, list[int]] = {}  # how many of the paragraphs from each index on are teasers, signatures
+
+    def share_after(index: int, kind: str) -> tuple[int, int]:
+        """(how many of the paragraphs after ``index`` are of the kind, how many there are): counted
+        once a page, read for every heading (a page of many headings was quadratic)."""
+        if kind not in following:
+            test = (lambda p: _opens_with_link(p, anchors)) if kind == "teasers" else _signed_or_signature
+            counts = [0] * (len(paragraphs) + 1)
+            for i in range(len(paragraphs) - 1, -1, -1):
+                counts[i] = counts[i + 1] + bool(test(paragraphs[i]))
+            following[kind] = counts
+        return following[kind][index + 1], len(paragraphs) - index - 1
+
     before, after = 0, sum(words)
     for index, paragraph in enumerate(paragraphs):
         after -= words[index]
@@ -549,9 +563,9 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
                 and _COMMENT_POLICY.search(paragraph):
             return index, "comments"
         if END_AFTER_WORDS <= before and words[index] <= END_HEADING_WORDS:
-            if _COMMENTS_HEADING.match(paragraph) and (after < before or _comment_thread(paragraphs[index + 1:])):
+            if _COMMENTS_HEADING.match(paragraph) and (after < before or _comment_thread(*share_after(index, "signed"))):
                 return index, "comments"
-            if _RELATED_HEADING.match(paragraph) and (after < before or _teasers(paragraphs[index + 1:], anchors)):
+            if _RELATED_HEADING.match(paragraph) and (after < before or _teasers(*share_after(index, "teasers"))):
                 return index, "related"
         before += words[index]
     start = len(paragraphs)  # a run of teasers with no heading over them ends the text too
@@ -563,7 +577,7 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     signed = [index for index, paragraph in enumerate(paragraphs)
               if words[index] <= SIGNED_LINE_WORDS and _SIGNED.search(paragraph)]
     if len(signed) >= THREAD_SIGNATURES_MIN and sum(words[:signed[0]]) >= END_AFTER_WORDS \
-            and _comment_thread(paragraphs[signed[0]:]):
+            and _comment_thread(*share_after(signed[0] - 1, "signed")):
         return signed[0], "comments"
     return None
 
@@ -601,12 +615,17 @@ _SIGNED = re.compile(r"^\W*(?:(?:posted|written|submitted|sent)\s+by\b|skrevet\s
                      re.IGNORECASE)
 
 
-def _comment_thread(paragraphs: list[str]) -> bool:
-    """Are these paragraphs readers' comments: at least THREAD_SIGNATURES_MIN signatures, and they a
-    THREAD_SIGNATURES_SHARE of the paragraphs (a line that says who posted, or a short line that is no
-    sentence: a name and a place)? A story's text is sentences."""
-    signatures = sum(1 for paragraph in paragraphs if _SIGNED.search(paragraph) or _signature_line(paragraph))
-    return signatures >= THREAD_SIGNATURES_MIN and signatures >= THREAD_SIGNATURES_SHARE * len(paragraphs)
+def _comment_thread(signatures: int, paragraphs: int) -> bool:
+    """Are paragraphs of which this many are signatures readers' comments: at least
+    THREAD_SIGNATURES_MIN signatures, and they a THREAD_SIGNATURES_SHARE of the paragraphs? A story's
+    text is sentences."""
+    return signatures >= THREAD_SIGNATURES_MIN and signatures >= THREAD_SIGNATURES_SHARE * paragraphs
+
+
+def _signed_or_signature(paragraph: str) -> bool:
+    """A comment's signature: a line that says who posted, or a short line that is no sentence (a name
+    and a place)."""
+    return bool(_SIGNED.search(paragraph)) or _signature_line(paragraph)
 
 
 def _signature_line(paragraph: str) -> bool:
@@ -621,13 +640,11 @@ TEASER_LINK_WORDS = 3  # (a headline's link holds at most TEASER_LINK_MAX words:
 TEASER_LINK_MAX = 40
 
 
-def _teasers(paragraphs: list[str], anchors: set[str]) -> bool:
-    """Are these paragraphs a list of teasers: most of them open with the text of a link on the page
-    (another story's headline, then its first lines)? The rest of a story does not."""
-    if len(paragraphs) < TEASER_ITEMS_MIN:
-        return False
-    opening = sum(_opens_with_link(paragraph, anchors) for paragraph in paragraphs)
-    return opening >= TEASER_ITEMS_SHARE * len(paragraphs)
+def _teasers(opening: int, paragraphs: int) -> bool:
+    """Are paragraphs of which this many open with the text of a link on the page (another story's
+    headline, then its first lines) a list of teasers: TEASER_ITEMS_MIN or more, most of them
+    opening so? The rest of a story does not."""
+    return paragraphs >= TEASER_ITEMS_MIN and opening >= TEASER_ITEMS_SHARE * paragraphs
 
 
 def _opens_with_link(paragraph: str, anchors: set[str]) -> bool:
@@ -663,7 +680,9 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     # Read again once cut: a list of other stories under a heading, itself longer than the text before
     # it, may have been followed by a second one ("B.C. Headlines" …, "Canada Headlines" …).
     cut_off: list[tuple[str, str]] = []
-    while (end := _end_of_text(paragraphs, anchors)) is not None:
+    for _ in range(END_READINGS):
+        if (end := _end_of_text(paragraphs, anchors)) is None:
+            break
         dropped[end[1]] += len(paragraphs) - end[0]
         cut_off[:0] = [(end[1], paragraph) for paragraph in paragraphs[end[0]:]]
         paragraphs = paragraphs[:end[0]]
