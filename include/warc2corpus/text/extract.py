@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from warc2corpus.text import xpaths
-from warc2corpus.text.naturalness import DATE, MONTHS, table_cells
+from warc2corpus.text.naturalness import DATE, MONTHS, is_table_row, table_cells
 
 log = logging.getLogger(__name__)
 
@@ -547,7 +547,7 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
 
     def share_after(index: int, kind: str) -> tuple[int, int]:
         """(how many of the paragraphs after ``index`` are of the kind, how many there are): counted
-        once a page, read for every heading (a page of many headings was quadratic)."""
+        once a reading, read for every heading (a page of many headings was quadratic)."""
         if kind not in following:
             test = (lambda p: _opens_with_link(p, anchors)) if kind == "teasers" else _signed_or_signature
             counts = [0] * (len(paragraphs) + 1)
@@ -600,9 +600,7 @@ def _layout_rows_at_start(paragraphs: list[str]) -> int:
 
 
 def _is_layout_row(paragraph: str) -> bool:
-    if not (paragraph.startswith("|") and paragraph.endswith("|") and len(paragraph) > 2):
-        return False
-    return sum(1 for cell in table_cells(paragraph) if cell) <= LAYOUT_ROW_CELLS
+    return is_table_row(paragraph) and sum(1 for cell in table_cells(paragraph) if cell) <= LAYOUT_ROW_CELLS
 
 
 THREAD_SIGNATURES_MIN = 3      # readers' comments are signed: this many signatures at least ...
@@ -698,7 +696,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         if removed is not None:
             removed.extend(("layout", paragraph) for paragraph in paragraphs[:start])
         paragraphs = paragraphs[start:]
-    counts = Counter(_key(p) for p in paragraphs)
+    keys = [_key(p) for p in paragraphs]
+    counts = Counter(keys)
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
     legal = _legal_notices(paragraphs)
@@ -706,11 +705,10 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     # times, RECORD_TIMES or more (a table of players, a review's sections, a list's refrain).
     recurring = Counter(n for n in counts.values() if n >= RECORD_TIMES)
     records = {key for key, n in counts.items() if n >= RECORD_TIMES and recurring[n] >= RECORD_FIELDS}
-    menu = _menu_lines(paragraphs, anchors, link_words)
+    menu = _menu_lines(paragraphs, keys, anchors, link_words)
     reasons: list[str | None] = []
     kept_keys: set[str] = set()
-    for index, paragraph in enumerate(paragraphs):
-        key = _key(paragraph)
+    for index, (paragraph, key) in enumerate(zip(paragraphs, keys)):
         n_words = len(paragraph.split())
         if not key:
             reason = "empty"
@@ -759,14 +757,14 @@ MENU_LINES_MIN = 3      # a menu set a link to a line: this many lines or more i
 MENU_LINE_WORDS = 3     # ... each the whole text of a link, this many words at most
 
 
-def _menu_lines(paragraphs: list[str], anchors: set[str], link_words: set[str]) -> set[int]:
+def _menu_lines(paragraphs: list[str], keys: list[str], anchors: set[str], link_words: set[str]) -> set[int]:
     """The indices of a menu's items set a link to a line: MENU_LINES_MIN lines or more in a row, each
     of MENU_LINE_WORDS words at most and the whole text of one of the page's links, one-word links
-    included (".NET ·", "AJAX ·", "ECLIPSE ·"; alone such a line may be a heading that links)."""
+    included (".NET ·", "AJAX ·", "ECLIPSE ·"; alone such a line may be a heading that links).
+    ``keys``: the paragraphs' :func:`_key`."""
     found: set[int] = set()
     run: list[int] = []
-    for index, paragraph in enumerate([*paragraphs, ""]):
-        key = _key(paragraph)
+    for index, (paragraph, key) in enumerate(zip([*paragraphs, ""], [*keys, ""])):
         if key and len(paragraph.split()) <= MENU_LINE_WORDS and (key in anchors or key in link_words):
             run.append(index)
             continue

@@ -47,7 +47,7 @@ MAX_BIGRAMS = 300_000   # word pairs kept per language in a trained model (memor
 JUNK_SHARE = 0.5        # share of junk-shaped tokens that makes a paragraph unnatural whatever its language
 CODE_CHARACTERS = "{}[]<>=;|\\^~`$#"
 CODE_SHARE = 0.08       # share of code characters among the non-space ones that makes a paragraph code
-_TABLE_ROW = re.compile(r"\|\s.*\s\|\s*$")  # "| Ap | 25,3 | +1,1 |": a table row as trafilatura writes it
+_TABLE_ROW = re.compile(r"\|(?:\s.*)?\s\|\s*$")  # "| Ap | 25,3 | +1,1 |", "| |": a table row as trafilatura writes it
 _CELL_BORDER = re.compile(r"(?<!\\)\|")  # trafilatura writes a "|" within a cell as "\|"
 DATA_ROW_CELLS = 3      # a table row of this many filled cells (few empty) is data: its borders are no junk
 BIGRAM_PRIOR = 2.0      # Dirichlet weight of the unigram in the bigram estimate
@@ -111,6 +111,11 @@ def _seed_index(languages: tuple[str, ...]) -> dict[str, int]:
             if count:
                 index[word] = index.get(word, 0) | (1 << bit)
     return index
+
+
+def is_table_row(paragraph: str) -> bool:
+    """Is the paragraph a table row as trafilatura writes it ("| Ap | 25,3 |")?"""
+    return _TABLE_ROW.match(paragraph) is not None
 
 
 def table_cells(row: str) -> list[str]:
@@ -254,7 +259,7 @@ class Model:
         raw = tokens_of(paragraph)
         if not raw:
             return None
-        row = _TABLE_ROW.match(paragraph) is not None
+        row = is_table_row(paragraph)
         data = row and _data_row(paragraph)
         judged = [token for token in raw if token != "|"] if data else raw  # a data row's cell borders are no junk
         if judged and sum(map(is_junk, judged)) / len(judged) >= JUNK_SHARE:
