@@ -631,7 +631,9 @@ def test_a_layout_table_is_read_as_blocks_and_a_table_of_data_as_rows():
                                   "Stand: 22.04.2024, 06:00 Uhr", "Jan. 9, 2008 11:10 AM", "18.05.2026",
                                   "Updated Fri. Jan. 11 2008 10:56 PM ET", "7:51pm Tuesday 1st January 2008",
                                   "10:02 AM CST on Friday, December 28, 2007", "Last updated at 11:25am on 07.01.08",
-                                  "14/01/2008 1:40:00 PM.", "Published on Saturday, Dec 29, 2007"])
+                                  "14/01/2008 1:40:00 PM.", "Published on Saturday, Dec 29, 2007",
+                                  "29 December, 2007", "Friday, 18 January, 2008", "January 6th, 2008",
+                                  "Sunday, January 6, 2008; Page A04", "3:47 PM", "01/09 18:48:47 ET"])
 def test_a_line_that_only_dates_the_page_is_dropped(line):
     """The page's date is the document's; on a line of its own in the text it is noise in every count."""
     dropped: Counter = Counter()
@@ -642,7 +644,8 @@ def test_a_line_that_only_dates_the_page_is_dropped(line):
 @pytest.mark.parametrize("line", ["29 November 2018 | 20 January 2019", "Kommunestyret møtes igjen 15. april 2024.",
                                   "— Digital Foundry (@digitalfoundry) November 18, 2019", "12:45",
                                   "Publisert av Kari Nordmann 15. april 2024", "The meeting on 14/01/2008 ended at 10 pm.",
-                                  "Et møte 12. mars 2019 kl. 10", "The 1st of May 2008 at 5pm"])
+                                  "Et møte 12. mars 2019 kl. 10", "The 1st of May 2008 at 5pm", "2:10",
+                                  "Meeting at 3:30 pm", "Read page 4 of the report, 29 December, 2007"])
 def test_a_span_of_time_a_sentence_and_a_quoted_post_with_a_date_stay(line):
     dropped: Counter = Counter()
     assert extract.clean_paragraphs([line], title=None, anchors=set(), dropped=dropped) == [line]

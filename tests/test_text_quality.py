@@ -644,6 +644,27 @@ def test_a_sites_legal_notice_at_the_end_of_the_text_goes(notice):
     assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {"legal": 1}
 
 
+@pytest.mark.parametrize("sign_off", [
+    "Brought to you by AAP", "icScotland™ is a trade mark of Scottish & Universal Newspapers Limited.",
+    "The full article contains 283 words and appears in Press Association newspaper.",
+    "This article was originally published on page 28 of The Sunday Tribune on December 30, 2007",
+    "Some information for this report was provided by AFP and AP.",
+])
+def test_a_storys_sign_off_at_the_end_of_the_text_goes(sign_off):
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*STORY, sign_off, "Kontakt oss | Annonser"], title=None, anchors=set(),
+                                    dropped=dropped)
+    assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {"sign_off": 1}
+
+
+def test_a_sign_off_within_the_text_stays():
+    """A sentence that reads as a sign-off stays where the story goes on after it (a story about a trade mark)."""
+    paragraphs = [*STORY[:2], "Kiwi is a registered trademark of NorgesGruppen, the court found.", *MORE]
+    dropped = Counter()
+    assert extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped) == paragraphs
+    assert "sign_off" not in dropped
+
+
 @pytest.mark.parametrize("paragraphs", [
     # A story about a service's terms names them, and goes on after them.
     [*STORY[:2], "Facebook endret i går sine terms of service og sin privacy policy etter kritikk fra brukerne.",
@@ -1273,6 +1294,10 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
     ("Foto: Ola Nordmann / NTB", True), ("Photo: AFP", True), ("Kari Nordmann, NTB", True), ("REUTERS", True),
     ("Mandel Ngan / AFP", True), ("Brought to you by REUTERS", True), ("Fishing net image via Shutterstock", True),
     ("Featured image from Shutterstock.", True), ("Bilde fra NTB Scanpix", True),
+    # an agency or a staff writer alone, or over the story's time
+    ("Associated Press", True), ("Staff and agencies", True), ("CanWest News Service", True), ("AAP", True),
+    ("Washington Post Staff Writer", True), ("(c) Indo-Asian News Service", True), ("From Press Association", True),
+    ("Associated Press - January 11, 2008 4:13 PM ET", True), ("The staff of the hospital were told on Monday.", False),
     # an agency's name ending a line of text, with no separator before it, is no credit
     ("Trump will sign an executive order Tuesday at the EPA", False), ("(AP)", False),
     ("The images from New Orleans underscore another question.", False),
@@ -1298,6 +1323,10 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Bli abonnent i dag: første måned for 1 krone", True),
     ("Vi bruker informasjonskapsler for å gi deg en bedre opplevelse.", True),
     ("This website uses cookies to improve your experience.", True),
+    # the page's labels of the story, not a sentence that names a category
+    ("Tags: observatory, outreach, School of Pharmacy, science", True), ("Filed Under: Sports", True),
+    ("| Category : India (Sports) |", True), ("Topics: unrest-conflict-and-war, terrorism, afghanistan", True),
+    ("Category 5 hurricane hit the coast on Monday, the weather service said.", False),
     ("Saken er for abonnenter. Du må være abonnent for å lese den.", True),
     ("ANNONSE: Finn drømmeboligen her", True),
     ("Sponsored: The best deals on flights to Tromsø this winter", True),

@@ -22,11 +22,12 @@ question, which an interview series asks each guest; a sentence of six words or 
 page that shows its story twice keeps it; nor the fields of a list of records, three lines or more that
 each recur the same number of times, three or more: a table of players, a review's sections),
 ``date`` (a line that only dates the page: "Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT",
-"7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM."; the date is
-stored as the document's; two dates without such a label are a span of time, which stays),
+"7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM.", "29 December, 2007", a clock's time alone:
+"3:47 PM"; the date is stored as the document's; two dates without such a label are a span of time, which stays),
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose
 cells are links), ``credit`` (photo credits, and a byline of twelve words at most: "By Ben Grossman --
-Broadcasting & Cable", "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author), ``boilerplate`` (short interface phrases: newsletter, sharing, printing and mailing prompts, and
+Broadcasting & Cable", "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author; an agency or a
+staff writer alone: "Associated Press", "Staff and agencies", "Washington Post Staff Writer"), ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags: …", "Filed Under: …", and
 subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
 early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
@@ -37,7 +38,8 @@ or more that ends the text with no heading over it, and the lines of a box of te
 headline's link then a line about its story, three pairs or more in a row, nothing kept between them), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
 Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
-…"), ``layout`` (the rows of a layout table that end or begin the text, one or two filled cells each:
+…"), ``sign_off`` (the story's sign-off among them: "Brought to you by AAP", "This article was originally
+published on page 28 of …", "icScotland™ is a trade mark of …"), ``layout`` (the rows of a layout table that end or begin the text, one or two filled cells each:
 a site's furniture above and below the story on pages of the 2000s; a table of data, three cells or
 more, stays),
 ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
@@ -149,7 +151,14 @@ _CREDIT = re.compile(
     r"video|credit|fotograf|photographer)\s*[:/]|getty ?images|\bvia getty\b|/ ?ntb\b|\bntb scanpix\b|"
     r"(?:^|[/|(:,;–-]\s*|\bby\s+)(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b|"
     r"\b(?:image|photo|picture|foto|bilde)s?\s+(?:via|from|courtesy\s+of|fra)\s+(?:shutterstock|getty|istock|flickr|"
-    r"unsplash|wikimedia|pixabay|reuters|afp|ntb|scanpix)\b", re.IGNORECASE)
+    r"unsplash|wikimedia|pixabay|reuters|afp|ntb|scanpix)\b|"
+    # an agency or a staff writer alone ("Associated Press", "Staff and agencies", "CanWest News Service",
+    # "Washington Post Staff Writer"), or over the story's time ("Associated Press - January 11, 2008 4:13 PM ET");
+    # not "(AP)", which some truths keep as the story's dateline
+    r"^(?:\(c\)\s*)?(?:from\s+)?(?:the\s+)?(?:aap|ians|nzpa|pti|upi|associated\s+press|canadian\s+press|"
+    r"press\s+association|agence\s+france-presse|staff\s+and\s+agencies|(?:[\w.&-]+\s+){1,2}news\s+service|"
+    r"(?:[\w.&-]+\s+){0,3}(?:news\s+)?staff(?:\s+writer)?|ap\s+\w+\s+writer)\W*$|"
+    r"^(?:the\s+)?(?:associated\s+press|ap|reuters|afp)\s*[-–—]\s*(?:" + MONTHS + r")\b", re.IGNORECASE)
 # A byline: "By"/"Av", two names or more (not a weekday's or a month's: "By Monday, …" opens a
 # sentence), then at most a separator and a title, an outlet or a date ("By Ben Grossman -- Broadcasting
 # & Cable, 1/21/2008", "Av Kari Hansen og Ola Nordmann"); dropped as a credit: the page's metadata gives
@@ -170,6 +179,8 @@ _BOILERPLATE = re.compile(
     r"printer[- ]friendly|print[- ]friendly|e-?mail (?:this )?(?:story|article)|(?:e-?mail|send) to a friend|"
     r"print (?:this )?(?:story|article|page)|tips en venn)\b|©|"
     r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|^sponsored\b|"
+    # the page's labels of the story: "Tags: observatory, outreach, science", "Filed Under: Sports", "| Category : India |"
+    r"^\W*(?:tags?|topics?|filed\s+under|categor(?:y|ies)|keywords|emneord|stikkord)\s*:\s*\S|"
     # a label alone: over a list of links, or the page's controls
     r"^(related|see also|also|more about|font size|text size|previous (?:story|article)|"
     r"next (?:story|article)|forrige (?:sak|artikkel)|neste (?:sak|artikkel)|skriftstørrelse)\s*:?$|"
@@ -218,6 +229,19 @@ _LEGAL = re.compile("|".join(rf"\b(?P<{kind}>{pattern})\b" for kind, pattern in 
 _SITE_VOICE = re.compile(r"\b(?:our|this\s+(?:site|website|web\s+site|service)|vår|våre|vårt|"
                          r"denne\s+(?:siden|tjenesten|nettsiden))\b|©|\|", re.IGNORECASE)
 LEGAL_WORDS = 80
+# A story's sign-off, among the text's last paragraphs as a legal notice is (:func:`_tail_notices`): the
+# agency that brought it ("Brought to you by AAP"; an agency alone is a ``credit`` wherever it stands), where it first
+# appeared or how long it is in print ("This article was originally published on page 28 of The Sunday
+# Tribune …", "The full article contains 283 words and appears in …"), where its information came from, a
+# trademark line ("icScotland™ is a trade mark of …"), in a paragraph of SHORT words at most. Not the
+# writer's address, "… can be reached at …", nor "… contributed to this report": some sites' truths keep those.
+_SIGN_OFF = re.compile(r"""^\W*(?:
+      brought\s+to\s+you\s+by\b
+    | (?:this|the)\s+(?:article|story|column|piece)\s+(?:was\s+|has\s+been\s+)?(?:originally\s+|first\s+|also\s+)?
+      (?:published|appeared|ran|updated)\b
+    | the\s+full\s+(?:article|story|text)\s+(?:contains|has)\s+\d
+    | (?:some\s+)?information\s+(?:for|in)\s+this\s+(?:report|story|article)\s+(?:was\s+)?(?:provided|came)\b
+) | \bis\s+a\s+(?:registered\s+)?trade\s?mark\s+of\b""", re.IGNORECASE | re.VERBOSE)
 
 # The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
 # (5)", "Comments (No comments posted.)", "Most Recent Reader Comments:", "Post a comment", "Skriv en
@@ -506,11 +530,15 @@ _DATE_LINE_WORDS = re.compile(
     r"\b(?:" + _DATE_LABELS + "|" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|"
     r"sundag|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|"
     r"sist|last|kl|klokka|uhr|am|pm|on|at|gmt|utc|cet|cest|bst|et|est|edt|ct|cst|cdt|mst|mdt|pst|pdt|ist|jst)\b"
-    r"|\b\d{1,2}[:.]\d\d(?::\d\d)?\s*[ap]\.?m\b\.?|\b\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)  # "7:51pm", "1st"
+    r"|\b\d{1,2}[:.]\d\d(?::\d\d)?\s*[ap]\.?m\b\.?|\b\d{1,2}(?:st|nd|rd|th)\b"  # "7:51pm", "1st"
+    r"|\bpage\s+[a-z]?\d+\b", re.IGNORECASE)  # the print edition's: "Sunday, January 6, 2008; Page A04"
 # The dates of such a line: naturalness's, and those English and older pages write otherwise:
-# "1st January 2008", "14/01/2008".
-_LINE_DATE = re.compile(DATE.pattern + r"|\b\d{1,2}(?:st|nd|rd|th)\s+(?:" + MONTHS + r")\.?,?\s+\d{4}\b"
+# "1st January 2008", "29 December, 2007", "January 6th, 2008", "14/01/2008".
+_LINE_DATE = re.compile(DATE.pattern + r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + MONTHS + r")\.?,?\s+\d{4}\b"
+                        r"|\b(?:" + MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th),?\s+\d{4}\b"
                         r"|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b", re.IGNORECASE)
+# A time alone dates a line too, when it is plainly a clock's: "3:47 PM", "01/09 18:48:47 ET".
+_CLOCK = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?\s*[ap]\.?m\b|\b\d{1,2}:\d\d:\d\d\b", re.IGNORECASE)
 _DATE_LINE_MAX_WORDS = 12
 
 
@@ -519,7 +547,7 @@ def _is_date_line(paragraph: str) -> bool:
     if len(paragraph.split()) > _DATE_LINE_MAX_WORDS or not any(ch.isdigit() for ch in paragraph):
         return False
     dates = [m for m in _LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
-    if not dates or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
+    if not dates and not _CLOCK.search(paragraph) or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
         return False  # "29 November 2018 | 20 January 2019": a span of time
     return not re.search(r"[^\W\d_]{2,}", _DATE_LINE_WORDS.sub(" ", paragraph))
 
@@ -651,15 +679,19 @@ def _opens_with_link(paragraph: str, anchors: set[str]) -> bool:
     return any(" ".join(key[:n]) in anchors for n in range(TEASER_LINK_WORDS, len(key) + 1))
 
 
-def _legal_notices(paragraphs: list[str]) -> set[int]:
-    """The indices of the paragraphs at the text's end that are a site's legal notice (see _LEGAL_KINDS)."""
-    found: set[int] = set()
+def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
+    """The paragraphs at the text's end that are a site's legal notice (``legal``, see _LEGAL_KINDS) or the
+    story's sign-off (``sign_off``, see _SIGN_OFF), by index: read from the end, past lines of
+    END_HEADING_WORDS words at most, to the first longer paragraph that is neither."""
+    found: dict[int, str] = {}
     for index in range(len(paragraphs) - 1, -1, -1):
         paragraph = paragraphs[index]
         n_words = len(paragraph.split())
         if n_words <= LEGAL_WORDS and _SITE_VOICE.search(paragraph) \
                 and len({match.lastgroup for match in _LEGAL.finditer(paragraph)}) >= 2:
-            found.add(index)
+            found[index] = "legal"
+        elif n_words <= SHORT and _SIGN_OFF.search(paragraph):
+            found[index] = "sign_off"
         elif n_words > END_HEADING_WORDS:
             break
     return found
@@ -700,7 +732,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     counts = Counter(keys)
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
-    legal = _legal_notices(paragraphs)
+    tail = _tail_notices(paragraphs)
     # The fields of a list of records: RECORD_FIELDS lines or more that each recur the same number of
     # times, RECORD_TIMES or more (a table of players, a review's sections, a list's refrain).
     recurring = Counter(n for n in counts.values() if n >= RECORD_TIMES)
@@ -727,8 +759,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "links"
         elif key in blurbs:
             reason = "related"
-        elif index in legal:
-            reason = "legal"
+        elif index in tail:
+            reason = tail[index]
         else:
             reason = None
             kept_keys.add(key)
