@@ -275,7 +275,9 @@ COMMENT_POLICY_WORDS = 60   # ... a paragraph this long at most
 # lest"): teasers follow it.
 _RELATED_HEADING = re.compile(r"""^\W*(?:
       top\s+stories|more\s+(?:stories|news)|partner\s+news|editor'?s\s+picks|trending(?:\s+now)?
-    | related(?:\s+(?:stories|articles|news|content|coverage|links|posts))?
+    | related(?:\s+(?:stories|articles|news|content|coverage|links|posts|videos?|(?:bbc|internet)\s+links))?
+    | also\s+in\s+the\s+news|on\s+this\s+topic
+    | (?:these|other)\s+(?:articles|stories)\s+(?:could|may|might)\s+(?:also\s+)?interest\s+you
     | most\s+(?:read|popular|viewed|shared|emailed)(?:\s+(?:stories|articles|news))?|popular\s+(?:stories|articles|now)
     | (?:\S+\s+){0,2}headlines|in\s+this\s+section
     | latest\s+(?:news|stories)|recommended(?:\s+(?:for\s+you|stories|articles))?
