@@ -645,6 +645,31 @@ def test_a_sites_legal_notice_at_the_end_of_the_text_goes(notice):
     assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {"legal": 1}
 
 
+@pytest.mark.parametrize("disclaimer", [
+    "The views expressed in the articles are not necessarily those of earthtimes.org and we accept no responsibility "
+    "for the views or opinions of contributors.",
+    "The author is a Forbes contributor. The opinions expressed are those of the writer.",
+    "Disclaimer: Please read.",
+])
+def test_a_disclaimer_above_the_story_goes(disclaimer):
+    dropped = Counter()
+    kept = extract.clean_paragraphs(["Nyheter", disclaimer, *STORY], title=None, anchors=set(), dropped=dropped)
+    assert kept == ["Nyheter", *STORY] and dropped == {"legal": 1}
+
+
+def test_a_disclaimer_below_an_opinion_piece_and_the_storys_own_words_stay():
+    """Below the story the opinion piece's own disclaimer stays (some truths keep it); and in the story,
+    words about views expressed are the story's."""
+    own = "The views expressed in this article are the author's own and do not necessarily reflect the paper's."
+    quoted = ("Ministeren sa at synspunktene, the views expressed by the committee, ikke nødvendigvis var regjeringens, "
+              "og at saken nå skal utredes videre av departementet før sommeren.")
+    lede = "The company said it takes no responsibility for the outage, which lasted six hours on Monday."
+    for paragraphs in ([*STORY, own], [quoted, *STORY], [lede, *STORY]):
+        dropped = Counter()
+        assert extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped) == paragraphs
+        assert "legal" not in dropped
+
+
 @pytest.mark.parametrize("sign_off", [
     "Brought to you by AAP", "icScotland™ is a trade mark of Scottish & Universal Newspapers Limited.",
     "The full article contains 283 words and appears in Press Association newspaper.",

@@ -38,7 +38,7 @@ or more that ends the text with no heading over it, and the lines of a box of te
 headline's link then a line about its story, three pairs or more in a row, nothing kept between them), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
 Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
-…"), ``sign_off`` (the story's sign-off among them: "Brought to you by AAP", "This article was originally
+…"; and a disclaimer above the story: "The opinions expressed are those of the writer."), ``sign_off`` (the story's sign-off among them: "Brought to you by AAP", "This article was originally
 published on page 28 of …", "icScotland™ is a trade mark of …"), ``layout`` (the rows of a layout table that end or begin the text, one or two filled cells each:
 a site's furniture above and below the story on pages of the 2000s; a table of data, three cells or
 more, stays),
@@ -229,6 +229,16 @@ _LEGAL = re.compile("|".join(rf"\b(?P<{kind}>{pattern})\b" for kind, pattern in 
 _SITE_VOICE = re.compile(r"\b(?:our|this\s+(?:site|website|web\s+site|service)|vår|våre|vårt|"
                          r"denne\s+(?:siden|tjenesten|nettsiden))\b|©|\|", re.IGNORECASE)
 LEGAL_WORDS = 80
+# A disclaimer above the story: views expressed and whose they are, or are not, or no responsibility for them;
+# or "Disclaimer" first ("The views expressed in the articles are not necessarily those of earthtimes.org …",
+# "The author is a Forbes contributor. The opinions expressed are those of the writer.", "Disclaimer: Letters,
+# articles, and cartoons from contributors do not necessarily reflect …"). It is a site's legal notice too,
+# before the text's first sentence of HEAD_SENTENCE_WORDS words or more (:func:`_head_notices`). Below the
+# story an opinion piece may end "The views expressed … do not necessarily reflect those of …", which some
+# truths keep: there only the notices of two kinds go (:func:`_tail_notices`).
+_DISCLAIMER = re.compile(r"^\W*disclaimer\b|\b(?:views?|opinions?|statements?)(?:\s+and\s+\w+)?\s+expressed\b.*"
+                         r"\b(?:not\s+necessarily|are\s+(?:solely\s+)?those\s+of|no\s+responsibility)\b", re.IGNORECASE)
+HEAD_SENTENCE_WORDS = 8
 # A story's sign-off, among the text's last paragraphs as a legal notice is (:func:`_tail_notices`): the
 # agency that brought it ("Brought to you by AAP"; an agency alone is a ``credit`` wherever it stands), where it first
 # appeared or how long it is in print ("This article was originally published on page 28 of The Sunday
@@ -681,6 +691,20 @@ def _opens_with_link(paragraph: str, anchors: set[str]) -> bool:
     return any(" ".join(key[:n]) in anchors for n in range(TEASER_LINK_WORDS, len(key) + 1))
 
 
+def _head_notices(paragraphs: list[str]) -> dict[int, str]:
+    """The disclaimers above the story (``legal``, see _DISCLAIMER), by index: read from the start, past
+    headings, labels and captions, to the story's first sentence (HEAD_SENTENCE_WORDS words or more, a
+    sentence's end) that is none."""
+    found: dict[int, str] = {}
+    for index, paragraph in enumerate(paragraphs):
+        n_words = len(paragraph.split())
+        if n_words <= LEGAL_WORDS and _DISCLAIMER.search(paragraph):
+            found[index] = "legal"
+        elif n_words > SHORT or (n_words >= HEAD_SENTENCE_WORDS and _SENTENCE_END.search(paragraph)):
+            break
+    return found
+
+
 def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
     """The paragraphs at the text's end that are a site's legal notice (``legal``, see _LEGAL_KINDS) or the
     story's sign-off (``sign_off``, see _SIGN_OFF), by index: read from the end, past lines of
@@ -734,7 +758,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     counts = Counter(keys)
     title_key = _key(title or "")
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
-    tail = _tail_notices(paragraphs)
+    notices = _head_notices(paragraphs) | _tail_notices(paragraphs)
     # The fields of a list of records: RECORD_FIELDS lines or more that each recur the same number of
     # times, RECORD_TIMES or more (a table of players, a review's sections, a list's refrain).
     recurring = Counter(n for n in counts.values() if n >= RECORD_TIMES)
@@ -761,8 +785,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "links"
         elif key in blurbs:
             reason = "related"
-        elif index in tail:
-            reason = tail[index]
+        elif index in notices:
+            reason = notices[index]
         else:
             reason = None
             kept_keys.add(key)
