@@ -1353,6 +1353,10 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Tags: observatory, outreach, School of Pharmacy, science", True), ("Filed Under: Sports", True),
     ("| Category : India (Sports) |", True), ("Topics: unrest-conflict-and-war, terrorism, afghanistan", True),
     ("Category 5 hurricane hit the coast on Monday, the weather service said.", False),
+    # sharing buttons and the page's type controls, not news that names the same companies
+    ("Submit to: Digg Slashdot Del.icio.us Reddit", True), ("| Email del.icio.us Google Yahoo digg |", True),
+    ("Increase font size", True), ("Larger text Smaller text", True), ("Send this article:", True),
+    ("Facebook, Twitter and Google face new rules", False),
     ("Saken er for abonnenter. Du må være abonnent for å lese den.", True),
     ("ANNONSE: Finn drømmeboligen her", True),
     ("Sponsored: The best deals on flights to Tromsø this winter", True),

@@ -184,7 +184,9 @@ _BOILERPLATE = re.compile(
     # a label alone: over a list of links, or the page's controls
     r"^(related|see also|also|more about|font size|text size|previous (?:story|article)|"
     r"next (?:story|article)|forrige (?:sak|artikkel)|neste (?:sak|artikkel)|skriftstørrelse)\s*:?$|"
-    r"^send this (?:article|story) to (?:a )?friends?\b|"
+    r"^send this (?:article|story) to (?:a )?friends?\b|^send this (?:article|story|page)\s*:?$|"
+    # the page's controls of its type: "Increase font size", "Larger text Smaller text"
+    r"^(?:(?:increase|decrease|larger|smaller|bigger|reset)\s+(?:font|text)(?:\s+size)?\W*){1,3}$|"
     # "(Story continues below)", "Saken fortsetter under annonsen": the text going on past an advertisement
     r"^\W*(?:story|article) continues (?:below|after)\b|^\W*(?:saken|artikkelen) fortsetter (?:under|etter)\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
@@ -564,8 +566,23 @@ def _is_date_line(paragraph: str) -> bool:
     return not re.search(r"[^\W\d_]{2,}", _DATE_LINE_WORDS.sub(" ", paragraph))
 
 
+# A row of sharing buttons' names: "Submit to: Digg Slashdot Del.icio.us Reddit", "| Email del.icio.us Google
+# Yahoo digg |": SHARING_NAMES_MIN names or more, and they SHARING_SHARE of its words at least ("Facebook,
+# Twitter and Google face new rules" is news).
+_SHARING_NAMES = re.compile(r"(?<![\w.])(?:digg|del\.icio\.us|delicious|reddit|slashdot|stumbleupon|facebook|twitter|"
+                            r"google\+?|yahoo!?|myspace|newsvine|technorati|furl|linkedin|whatsapp|pinterest|tumblr|"
+                            r"e-?mail|print)(?![\w.])", re.IGNORECASE)
+SHARING_NAMES_MIN, SHARING_SHARE = 3, 0.6
+
+
+def _is_sharing_row(paragraph: str) -> bool:
+    names = len(_SHARING_NAMES.findall(paragraph))
+    return names >= SHARING_NAMES_MIN and names >= SHARING_SHARE * sum(1 for word in paragraph.split() if word != "|")
+
+
 def _is_boilerplate(paragraph: str) -> bool:
-    if _BOILERPLATE.search(paragraph) or (_ACCOUNT.search(paragraph) and _TO_THE_READER.search(paragraph)):
+    if _BOILERPLATE.search(paragraph) or (_ACCOUNT.search(paragraph) and _TO_THE_READER.search(paragraph)) \
+            or _is_sharing_row(paragraph):
         return True
     return any(_BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
 
