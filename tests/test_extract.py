@@ -503,6 +503,49 @@ def test_the_fast_pass_leaves_the_recall_escalation_to_the_full_pass(monkeypatch
     assert core.ESCALATION_MAX_LENGTH == threshold == 3000
 
 
+def test_a_text_the_rules_leave_short_is_extracted_again_in_recall_mode(monkeypatch):
+    """trafilatura may take a list of other stories for the text (a 2007 games site's "PlayStation Store
+    updated - 09 Nov, 2007" and its neighbours); the rules then drop it, and the text is extracted again
+    in trafilatura's recall mode, taken when it keeps more. A short text the rules kept, and a text long
+    enough, are not extracted again."""
+    import trafilatura
+
+    teasers = "\n".join(f"Other story number {i} released on the store - 0{i} Nov, 2007" for i in range(1, 6))
+    calls = []
+
+    class Extraction:
+        def __init__(self, text):
+            self.text, self.body = text, None
+
+    def bare_extraction(tree, **options):
+        calls.append(options.get("favor_recall", False))
+        return Extraction("\n".join(BODY) if options.get("favor_recall") else teasers)
+
+    monkeypatch.setattr(trafilatura, "bare_extraction", bare_extraction)
+    anchors = "".join(f"<li><a href='/s{i}'>Other story number {i} released on the store - 0{i} Nov, 2007</a></li>"
+                      for i in range(1, 6))
+    page = f"<html><body><ul>{anchors}</ul><article>{''.join(f'<p>{p}</p>' for p in BODY)}</article></body></html>"
+    result = extract.extract(page, "https://avisa.test/spill/butikken", naturalness=False)
+    assert result.paragraphs == BODY and calls[-1] is True and "links" not in result.dropped
+    # nor a front page's or a listing's, which are lists of other stories
+    for listing in ("https://avisa.test/", "https://avisa.test/tag/spill"):
+        calls.clear()
+        assert extract.extract(page, listing, naturalness=False).paragraphs == []
+        assert True not in calls
+    # a short story the rules kept is not extracted again (recall mode adds the page's menus to it)
+    calls.clear()
+    monkeypatch.setattr(trafilatura, "bare_extraction", lambda tree, **options: calls.append(
+        options.get("favor_recall", False)) or Extraction(BODY[0] + ("\nHome News Sport" if options.get("favor_recall") else "")))
+    assert extract.extract(page, "https://avisa.test/spill/butikken", naturalness=False).paragraphs == BODY[:1]
+    assert True not in calls
+    # a text long enough once cleaned is not extracted again
+    calls.clear()
+    monkeypatch.setattr(trafilatura, "bare_extraction", lambda tree, **options: calls.append(
+        options.get("favor_recall", False)) or Extraction("\n".join(BODY * 3)))
+    assert extract.extract(page, "https://avisa.test/spill/butikken", naturalness=False).paragraphs
+    assert True not in calls
+
+
 def test_a_nested_article_that_is_the_story_is_kept():
     """Some sites wrap the story in an article inside an article (Der Freitag: related-article cards,
     then an <article> around <article class="bo-main-content"> with the whole story);

@@ -675,6 +675,7 @@ def test_a_disclaimer_below_an_opinion_piece_and_the_storys_own_words_stay():
     "The full article contains 283 words and appears in Press Association newspaper.",
     "This article was originally published on page 28 of The Sunday Tribune on December 30, 2007",
     "Some information for this report was provided by AFP and AP.",
+    "The article originally appeared in the February issue of Seattle Magazine.",
 ])
 def test_a_storys_sign_off_at_the_end_of_the_text_goes(sign_off):
     dropped = Counter()
@@ -689,6 +690,11 @@ def test_a_sign_off_within_the_text_stays():
     dropped = Counter()
     assert extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped) == paragraphs
     assert "sign_off" not in dropped
+    # nor, at the end, a note that another site published the story first, or that it was updated
+    for note in ("This article was originally published by Futurism. Read the original article.",
+                 "This article was updated March 21 at 5:15 p.m. EDT to include comments from NASA."):
+        dropped = Counter()
+        assert extract.clean_paragraphs([*STORY, note], title=None, anchors=set(), dropped=dropped) == [*STORY, note]
 
 
 @pytest.mark.parametrize("paragraphs", [

@@ -242,15 +242,18 @@ _DISCLAIMER = re.compile(r"^\W*disclaimer\b|\b(?:views?|opinions?|statements?)(?
                          r"\b(?:not\s+necessarily|are\s+(?:solely\s+)?those\s+of|no\s+responsibility)\b", re.IGNORECASE)
 HEAD_SENTENCE_WORDS = 8
 # A story's sign-off, among the text's last paragraphs as a legal notice is (:func:`_tail_notices`): the
-# agency that brought it ("Brought to you by AAP"; an agency alone is a ``credit`` wherever it stands), where it first
-# appeared or how long it is in print ("This article was originally published on page 28 of The Sunday
-# Tribune …", "The full article contains 283 words and appears in …"), where its information came from, a
-# trademark line ("icScotland™ is a trade mark of …"), in a paragraph of SHORT words at most. Not the
+# agency that brought it ("Brought to you by AAP"; an agency alone is a ``credit`` wherever it stands), where in
+# print it first appeared or how long it is there ("This article was originally published on page 28 of The
+# Sunday Tribune …", "The article originally appeared in the February issue of Seattle Magazine.", "The full
+# article contains 283 words and appears in …"), where its information came from, a trademark line
+# ("icScotland™ is a trade mark of …"), in a paragraph of SHORT words at most. Not a note that another site
+# published it first ("This article was originally published by Futurism."), nor that it was updated,
+# which the benchmark's truths keep. Not the
 # writer's address, "… can be reached at …", nor "… contributed to this report": some sites' truths keep those.
 _SIGN_OFF = re.compile(r"""^\W*(?:
       brought\s+to\s+you\s+by\b
-    | (?:this|the)\s+(?:article|story|column|piece)\s+(?:was\s+|has\s+been\s+)?(?:originally\s+|first\s+|also\s+)?
-      (?:published|appeared|ran|updated)\b
+    | (?:this|the)\s+(?:article|story|column|piece)\s+(?:was\s+)?(?:originally\s+|first\s+|also\s+)?
+      (?:published|appeared|ran)\s+(?:on\s+page\s+\w+|in\s+(?:the\s+)?(?:\w+\s+){0,3}(?:issue|edition)\s+of)\b
     | the\s+full\s+(?:article|story|text)\s+(?:contains|has)\s+\d
     | (?:some\s+)?information\s+(?:for|in)\s+this\s+(?:report|story|article)\s+(?:was\s+)?(?:provided|came)\b
 ) | \bis\s+a\s+(?:registered\s+)?trade\s?mark\s+of\b""", re.IGNORECASE | re.VERBOSE)
@@ -893,6 +896,15 @@ def _without_recall_escalation():
         core.ESCALATION_MAX_LENGTH = saved
 
 
+# An article's text this short once cleaned, when the rules dropped more of trafilatura's text as links or other
+# stories than they kept, is extracted again in trafilatura's recall mode (and taken when it keeps more).
+RESCUE_BELOW = 50  # words
+
+
+def _words(paragraphs: list[str]) -> int:
+    return sum(len(paragraph.split()) for paragraph in paragraphs)
+
+
 def _needs_fallbacks(document) -> bool:
     """Is trafilatura's fast pass (no fallback extractors) to be run again with its fallbacks? When
     its text is short, or reads like a menu: the cases where the fallbacks find the article."""
@@ -932,9 +944,23 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     source = "trafilatura" if paragraphs else None
     removed: list[tuple[str, str]] = []
     page_headlines = headlines(tree)
-    paragraphs = clean_paragraphs(paragraphs, title=title, anchors=links.keys, link_words=links.single, dropped=dropped,
-                                  removed=removed, headlines=page_headlines,
-                                  blurbs=teaser_blurbs_in_page(tree, title, page_headlines, links.texts))
+    blurbs = teaser_blurbs_in_page(tree, title, page_headlines, links.texts)
+
+    def cleaned(paragraphs: list[str], dropped: Counter, removed: list) -> list[str]:
+        return clean_paragraphs(paragraphs, title=title, anchors=links.keys, link_words=links.single, dropped=dropped,
+                                removed=removed, headlines=page_headlines, blurbs=blurbs)
+
+    paragraphs = cleaned(paragraphs, dropped, removed)
+    if _words(paragraphs) < RESCUE_BELOW and not pagetype.is_listing(url) \
+            and _words([p for reason, p in removed if reason in ("links", "related")]) > _words(paragraphs):
+        # trafilatura took a list of other stories for the text, and the rules dropped it (not on a front
+        # page or a listing, which are lists of other stories: the cost of a pass saved)
+        rescue_dropped, rescue_removed = Counter(other_article=dropped["other_article"]), []
+        rescued = cleaned(split_paragraphs(_text(trafilatura.bare_extraction(
+            tree, url=url, favor_recall=True, include_comments=False, include_images=False))),
+            rescue_dropped, rescue_removed)
+        if _words(rescued) > _words(paragraphs):
+            paragraphs, dropped, removed, source = rescued, rescue_dropped, rescue_removed, "trafilatura"
     if described and paragraphs and _key(described) not in _key(" ".join(paragraphs)):
         page_lead = lead(tree, described)
         if page_lead:

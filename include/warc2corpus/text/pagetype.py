@@ -61,6 +61,16 @@ def declared_types(tree) -> set[str]:
     return types
 
 
+def _is_front_path(path: str) -> bool:
+    return path in ("", "/") or bool(re.fullmatch(r"/(index|forside|default)\.(html?|php|aspx?)", path, re.IGNORECASE))
+
+
+def is_listing(url: str | None) -> bool:
+    """Does the URL alone say the page is a front page or a listing (tags, search, an author's page)?"""
+    path = urlsplit(url or "").path or "/"
+    return bool(url) and (_is_front_path(path) or bool(_LISTING_PATH.search(path)))
+
+
 def of_page(tree, url: str | None, title: str | None, n_words: int, link_words: int,
              headline_links: int) -> str:
     """The page type from the parsed page, its URL and title, and the shape of its text.
@@ -69,7 +79,7 @@ def of_page(tree, url: str | None, title: str | None, n_words: int, link_words: 
     page; ``headline_links``: links whose text reads like a headline (four words or more).
     """
     path = urlsplit(url or "").path or "/"
-    if path in ("", "/") or re.fullmatch(r"/(index|forside|default)\.(html?|php|aspx?)", path, re.IGNORECASE):
+    if _is_front_path(path):
         return FRONT_OR_SECTION
     if title and _ERROR_TITLE.search(title) and n_words < 150:
         return OTHER
