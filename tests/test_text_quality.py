@@ -1363,6 +1363,11 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Submit to: Digg Slashdot Del.icio.us Reddit", True), ("| Email del.icio.us Google Yahoo digg |", True),
     ("Increase font size", True), ("Larger text Smaller text", True), ("Send this article:", True),
     ("Facebook, Twitter and Google face new rules", False),
+    # a reading time, a tip line, a prompt to comment; not a sentence about reading or a tip
+    ("Lesetid: 3 min", True), ("5 min read", True), ("Tempo de leitura: 1 minuto", True),
+    ("Got a story? Get in touch with our news team by emailing us at webnews@metro.co.uk.", True),
+    ("Would you like to comment on this article?", True),
+    ("Politiet fikk et tips om bilen klokken 14, og leste av skiltet fem minutter senere.", False),
     ("Saken er for abonnenter. Du må være abonnent for å lese den.", True),
     ("ANNONSE: Finn drømmeboligen her", True),
     ("Sponsored: The best deals on flights to Tromsø this winter", True),

@@ -27,7 +27,7 @@ each recur the same number of times, three or more: a table of players, a review
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose
 cells are links), ``credit`` (photo credits, and a byline of twelve words at most: "By Ben Grossman --
 Broadcasting & Cable", "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author; an agency or a
-staff writer alone: "Associated Press", "Staff and agencies", "Washington Post Staff Writer"), ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags: …", "Filed Under: …", and
+staff writer alone: "Associated Press", "Staff and agencies", "Washington Post Staff Writer"), ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags: …", "Filed Under: …", a reading time, a tip line, and
 subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
 early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
@@ -185,6 +185,14 @@ _BOILERPLATE = re.compile(
     r"^(related|see also|also|more about|font size|text size|previous (?:story|article)|"
     r"next (?:story|article)|forrige (?:sak|artikkel)|neste (?:sak|artikkel)|skriftstørrelse)\s*:?$|"
     r"^send this (?:article|story) to (?:a )?friends?\b|^send this (?:article|story|page)\s*:?$|"
+    # a reading time: "Lesetid: 3 min", "5 min read", "Tempo de leitura: 1 minuto"
+    r"^\W*(?:(?:estimated\s+)?(?:reading|read)\s+time|lesetid|lästid|læsetid|tempo\s+de\s+leitura|lesezeit|"
+    r"temps\s+de\s+lecture)\s*:?\s*(?:ca\.?\s*|about\s+)?\d+\s*(?:min\w*|minutt\w*|minut\w*)\W*$|"
+    r"^\W*\d+\s*(?:min\.?|minutes?|minutter|minutt)\s*(?:read|reading|lesetid|lesing|å\s+lese)\W*$|"
+    # a tip line and a prompt to comment: "Got a story? Get in touch with our news team …", "Would you like to
+    # comment on this article?"
+    r"^\W*got\s+a\s+(?:story|news\s+tip|tip)\b|\bget\s+in\s+touch\s+with\s+(?:our|the)\s+(?:news\s+)?(?:team|newsroom|desk)\b|"
+    r"^\W*would\s+you\s+like\s+to\s+comment\b|\bbefore\s+commenting\b|\bkommentar\s+abgeben\b|"
     # the page's controls of its type: "Increase font size", "Larger text Smaller text"
     r"^(?:(?:increase|decrease|larger|smaller|bigger|reset)\s+(?:font|text)(?:\s+size)?\W*){1,3}$|"
     # "(Story continues below)", "Saken fortsetter under annonsen": the text going on past an advertisement
