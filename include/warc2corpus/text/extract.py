@@ -9,6 +9,9 @@ built from it. trafilatura runs first without its fallback extractors (readabili
 and without its recall escalation, and again with both only when that text is short (under
 ``FALLBACK_BELOW`` words) or reads like a menu (lines of three words or fewer): on the benchmark pages
 those are the only pages the fallbacks improve, and they cost a third of trafilatura's time on every page.
+When the rules below leave an article's text under ``RESCUE_BELOW`` words, having dropped more of it as links
+or other stories than they kept, trafilatura took a list of other stories for the text: it extracts again in
+its recall mode, and that text, cleaned alike, is taken when it keeps more (not on a front page or a listing).
 trafilatura writes a table row as one line and each of its cells flattened; a row with a cell of prose
 (``LAYOUT_CELL_WORDS`` words or more) is the page's layout, not a table of data (pages of the 2000s set
 the article, the menu and the comments side by side in the cells of one table), so its cells are read
@@ -249,15 +252,15 @@ LEGAL_WORDS = 80
 _DISCLAIMER = re.compile(r"^\W*disclaimer\b|\b(?:views?|opinions?|statements?)(?:\s+and\s+\w+)?\s+expressed\b.*"
                          r"\b(?:not\s+necessarily|are\s+(?:solely\s+)?those\s+of|no\s+responsibility)\b", re.IGNORECASE)
 HEAD_SENTENCE_WORDS = 8
-# A story's sign-off, among the text's last paragraphs as a legal notice is (:func:`_tail_notices`): the
-# agency that brought it ("Brought to you by AAP"; an agency alone is a ``credit`` wherever it stands), where in
-# print it first appeared or how long it is there ("This article was originally published on page 28 of The
-# Sunday Tribune …", "The article originally appeared in the February issue of Seattle Magazine.", "The full
-# article contains 283 words and appears in …"), where its information came from, a trademark line
-# ("icScotland™ is a trade mark of …"), in a paragraph of SHORT words at most. Not a note that another site
-# published it first ("This article was originally published by Futurism."), nor that it was updated,
-# which the benchmark's truths keep. Not the
-# writer's address, "… can be reached at …", nor "… contributed to this report": some sites' truths keep those.
+# A story's sign-off, among the text's last paragraphs as a legal notice is (:func:`_tail_notices`), in a
+# paragraph of SHORT words at most: the agency that brought it ("Brought to you by AAP"; an agency alone is a
+# ``credit`` wherever it stands), where in print it first appeared or how long it is there ("This article was
+# originally published on page 28 of The Sunday Tribune …", "The article originally appeared in the February
+# issue of Seattle Magazine.", "The full article contains 283 words and appears in …"), where its information
+# came from, a trademark line ("icScotland™ is a trade mark of …"). Not a note that another site published it
+# first ("This article was originally published by Futurism.") or that it was updated, which the benchmark's
+# truths keep, nor the writer's address, "… can be reached at …" or "… contributed to this report", which
+# some sites' truths keep and others' not.
 _SIGN_OFF = re.compile(r"""^\W*(?:
       brought\s+to\s+you\s+by\b
     | (?:this|the)\s+(?:article|story|column|piece)\s+(?:was\s+)?(?:originally\s+|first\s+|also\s+)?
@@ -572,7 +575,7 @@ def _is_date_line(paragraph: str) -> bool:
     if len(paragraph.split()) > _DATE_LINE_MAX_WORDS or not any(ch.isdigit() for ch in paragraph):
         return False
     dates = [m for m in _LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
-    if not dates and not _CLOCK.search(paragraph) or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
+    if (not dates and not _CLOCK.search(paragraph)) or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
         return False  # "29 November 2018 | 20 January 2019": a span of time
     return not re.search(r"[^\W\d_]{2,}", _DATE_LINE_WORDS.sub(" ", paragraph))
 
@@ -917,7 +920,7 @@ def _needs_fallbacks(document) -> bool:
     """Is trafilatura's fast pass (no fallback extractors) to be run again with its fallbacks? When
     its text is short, or reads like a menu: the cases where the fallbacks find the article."""
     lines = [line for line in (document.text or "").split("\n") if line.strip()] if document is not None else []
-    if sum(len(line.split()) for line in lines) < FALLBACK_BELOW:
+    if _words(lines) < FALLBACK_BELOW:
         return True
     return sum(len(line.split()) <= 3 for line in lines) >= MENU_SHARE * len(lines)
 
