@@ -627,24 +627,6 @@ def test_what_is_no_list_of_teasers_keeps_its_paragraphs():
     assert extract.teaser_blurbs_in_page(extract.parse(_teaser_page(long))) == set()
 
 
-@pytest.mark.parametrize("notice", [
-    "Use of this site is governed by our Terms of Service and Privacy Policy. Except where otherwise specified, "
-    "the contents of this site are copyright of the publisher.",
-    "Please read our Terms and Conditions and Privacy Statement before using this site.",
-    "All Content is Copyright © 2008 Avisa AS and NTB. Use of this material is subject to our Terms of Use: it may "
-    "not be published, broadcast, rewritten or redistributed in any form.",
-    "Copyright © 2005 The Associated Press. All rights reserved. The information contained in the AP News report may "
-    "not be published, broadcast, rewritten or redistributed without the prior written authority of the AP.",
-    "RSS Feeds | Entertainment News | Help | Advertise | Contact Us | Terms of Use | Privacy Policy",
-    "Les våre vilkår for bruk og vår personvernerklæring før du tar tjenesten i bruk.",
-])
-def test_a_sites_legal_notice_at_the_end_of_the_text_goes(notice):
-    dropped = Counter()
-    kept = extract.clean_paragraphs([*STORY, notice, "Kontakt oss | Annonser"], title=None, anchors=set(),
-                                    dropped=dropped)
-    assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {"legal": 1}
-
-
 @pytest.mark.parametrize("disclaimer", [
     "The views expressed in the articles are not necessarily those of earthtimes.org and we accept no responsibility "
     "for the views or opinions of contributors.",
@@ -670,18 +652,31 @@ def test_a_disclaimer_below_an_opinion_piece_and_the_storys_own_words_stay():
         assert "legal" not in dropped
 
 
-@pytest.mark.parametrize("sign_off", [
-    "Brought to you by AAP", "icScotland™ is a trade mark of Scottish & Universal Newspapers Limited.",
-    "The full article contains 283 words and appears in Press Association newspaper.",
-    "This article was originally published on page 28 of The Sunday Tribune on December 30, 2007",
-    "Some information for this report was provided by AFP and AP.",
-    "The article originally appeared in the February issue of Seattle Magazine.",
+@pytest.mark.parametrize("line, reason", [
+    ("Use of this site is governed by our Terms of Service and Privacy Policy. Except where otherwise "
+     "specified, the contents of this site are copyright of the publisher.", "legal"),
+    ("Please read our Terms and Conditions and Privacy Statement before using this site.", "legal"),
+    ("All Content is Copyright © 2008 Avisa AS and NTB. Use of this material is subject to our Terms "
+     "of Use: it may not be published, broadcast, rewritten or redistributed in any form.", "legal"),
+    ("Copyright © 2005 The Associated Press. All rights reserved. The information contained in the AP "
+     "News report may not be published, broadcast, rewritten or redistributed without the prior "
+     "written authority of the AP.", "legal"),
+    ("RSS Feeds | Entertainment News | Help | Advertise | Contact Us | Terms of Use | Privacy Policy", "legal"),
+    ("Les våre vilkår for bruk og vår personvernerklæring før du tar tjenesten i bruk.", "legal"),
+    ("Brought to you by AAP", "sign_off"),
+    ("icScotland™ is a trade mark of Scottish & Universal Newspapers Limited.", "sign_off"),
+    ("The full article contains 283 words and appears in Press Association newspaper.", "sign_off"),
+    ("This article was originally published on page 28 of The Sunday Tribune on December 30, 2007", "sign_off"),
+    ("Some information for this report was provided by AFP and AP.", "sign_off"),
+    ("The article originally appeared in the February issue of Seattle Magazine.", "sign_off"),
 ])
-def test_a_storys_sign_off_at_the_end_of_the_text_goes(sign_off):
+def test_a_sites_legal_notice_or_a_storys_sign_off_at_the_end_of_the_text_goes(line, reason):
+    """Among the text's last paragraphs, past short lines: a site's legal notice (``legal``) and the story's
+    sign-off (``sign_off``: the agency that brought it, where in print it ran, a trademark line)."""
     dropped = Counter()
-    kept = extract.clean_paragraphs([*STORY, sign_off, "Kontakt oss | Annonser"], title=None, anchors=set(),
+    kept = extract.clean_paragraphs([*STORY, line, "Kontakt oss | Annonser"], title=None, anchors=set(),
                                     dropped=dropped)
-    assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {"sign_off": 1}
+    assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {reason: 1}
 
 
 def test_a_sign_off_within_the_text_stays():
