@@ -663,7 +663,7 @@ def test_a_disclaimer_below_an_opinion_piece_and_the_storys_own_words_stay():
      "written authority of the AP.", "legal"),
     ("RSS Feeds | Entertainment News | Help | Advertise | Contact Us | Terms of Use | Privacy Policy", "legal"),
     ("Les våre vilkår for bruk og vår personvernerklæring før du tar tjenesten i bruk.", "legal"),
-    ("Brought to you by AAP", "sign_off"),
+    ("Brought to you by AAP", "credit"),
     ("icScotland™ is a trade mark of Scottish & Universal Newspapers Limited.", "sign_off"),
     ("The full article contains 283 words and appears in Press Association newspaper.", "sign_off"),
     ("This article was originally published on page 28 of The Sunday Tribune on December 30, 2007", "sign_off"),
@@ -672,7 +672,8 @@ def test_a_disclaimer_below_an_opinion_piece_and_the_storys_own_words_stay():
 ])
 def test_a_sites_legal_notice_or_a_storys_sign_off_at_the_end_of_the_text_goes(line, reason):
     """Among the text's last paragraphs, past short lines: a site's legal notice (``legal``) and the story's
-    sign-off (``sign_off``: the agency that brought it, where in print it ran, a trademark line)."""
+    sign-off (``sign_off``: where in print it ran, a trademark line); the agency that brought it is a credit
+    wherever it stands."""
     dropped = Counter()
     kept = extract.clean_paragraphs([*STORY, line, "Kontakt oss | Annonser"], title=None, anchors=set(),
                                     dropped=dropped)
@@ -1357,6 +1358,7 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     # sharing buttons and the page's type controls, not news that names the same companies
     ("Submit to: Digg Slashdot Del.icio.us Reddit", True), ("| Email del.icio.us Google Yahoo digg |", True),
     ("Increase font size", True), ("Larger text Smaller text", True), ("Send this article:", True),
+    ("Full profile →", True),
     ("Facebook, Twitter and Google face new rules", False),
     # a reading time, a tip line, a prompt to comment; not a sentence about reading or a tip
     ("Lesetid: 3 min", True), ("5 min read", True), ("Tempo de leitura: 1 minuto", True),

@@ -30,7 +30,7 @@ each recur the same number of times, three or more: a table of players, a review
 ``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose
 cells are links), ``credit`` (photo credits, and a byline of twelve words at most: "By Ben Grossman --
 Broadcasting & Cable", "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author; an agency or a
-staff writer alone: "Associated Press", "Staff and agencies", "Washington Post Staff Writer"), ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags: …", "Filed Under: …", a reading time, a tip line, and
+staff writer alone: "Associated Press", "Staff and agencies", "Washington Post Staff Writer", "Brought to you by AAP"), ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags: …", "Filed Under: …", a reading time, a tip line, and
 subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
 early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
@@ -41,7 +41,7 @@ or more that ends the text with no heading over it, and the lines of a box of te
 headline's link then a line about its story, three pairs or more in a row, nothing kept between them), ``legal`` (a site's
 legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
 Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
-…"; and a disclaimer above the story: "The opinions expressed are those of the writer."), ``sign_off`` (the story's sign-off among them: "Brought to you by AAP", "This article was originally
+…"; and a disclaimer above the story: "The opinions expressed are those of the writer."), ``sign_off`` (the story's sign-off among them: "This article was originally
 published on page 28 of …", "icScotland™ is a trade mark of …"), ``layout`` (the rows of a layout table that end or begin the text, one or two filled cells each:
 a site's furniture above and below the story on pages of the 2000s; a table of data, three cells or
 more, stays),
@@ -156,12 +156,13 @@ _CREDIT = re.compile(
     r"\b(?:image|photo|picture|foto|bilde)s?\s+(?:via|from|courtesy\s+of|fra)\s+(?:shutterstock|getty|istock|flickr|"
     r"unsplash|wikimedia|pixabay|reuters|afp|ntb|scanpix)\b|"
     # an agency or a staff writer alone ("Associated Press", "Staff and agencies", "CanWest News Service",
-    # "Washington Post Staff Writer"), or over the story's time ("Associated Press - January 11, 2008 4:13 PM ET");
-    # not "(AP)", which some truths keep as the story's dateline
+    # "Washington Post Staff Writer"), over the story's time ("Associated Press - January 11, 2008 4:13 PM ET"),
+    # or bringing it ("Brought to you by AAP"); not "(AP)", which some truths keep as the story's dateline
     r"^(?:\(c\)\s*)?(?:from\s+)?(?:the\s+)?(?:aap|ians|nzpa|pti|upi|associated\s+press|canadian\s+press|"
     r"press\s+association|agence\s+france-presse|staff\s+and\s+agencies|(?:[\w.&-]+\s+){1,2}news\s+service|"
     r"(?:[\w.&-]+\s+){0,3}(?:news\s+)?staff(?:\s+writer)?|ap\s+\w+\s+writer)\W*$|"
-    r"^(?:the\s+)?(?:associated\s+press|ap|reuters|afp)\s*[-–—]\s*(?:" + MONTHS + r")\b", re.IGNORECASE)
+    r"^(?:the\s+)?(?:associated\s+press|ap|reuters|afp)\s*[-–—]\s*(?:" + MONTHS + r")\b|"
+    r"^\W*brought\s+to\s+you\s+by\b", re.IGNORECASE)  # "Brought to you by AAP"
 # A byline: "By"/"Av", two names or more (not a weekday's or a month's: "By Monday, …" opens a
 # sentence), then at most a separator and a title, an outlet or a date ("By Ben Grossman -- Broadcasting
 # & Cable, 1/21/2008", "Av Kari Hansen og Ola Nordmann"); dropped as a credit: the page's metadata gives
@@ -187,6 +188,7 @@ _BOILERPLATE = re.compile(
     # a label alone: over a list of links, or the page's controls
     r"^(related|see also|also|more about|font size|text size|previous (?:story|article)|"
     r"next (?:story|article)|forrige (?:sak|artikkel)|neste (?:sak|artikkel)|skriftstørrelse)\s*:?$|"
+    r"^(?:full|view)\s+profile\W*$|"  # an author box's link: "Full profile →"
     r"^send this (?:article|story) to (?:a )?friends?\b|^send this (?:article|story|page)\s*:?$|"
     # a reading time: "Lesetid: 3 min", "5 min read", "Tempo de leitura: 1 minuto"
     r"^\W*(?:(?:estimated\s+)?(?:reading|read)\s+time|lesetid|lästid|læsetid|tempo\s+de\s+leitura|lesezeit|"
@@ -253,8 +255,8 @@ _DISCLAIMER = re.compile(r"^\W*disclaimer\b|\b(?:views?|opinions?|statements?)(?
                          r"\b(?:not\s+necessarily|are\s+(?:solely\s+)?those\s+of|no\s+responsibility)\b", re.IGNORECASE)
 HEAD_SENTENCE_WORDS = 8
 # A story's sign-off, among the text's last paragraphs as a legal notice is (:func:`_tail_notices`), in a
-# paragraph of SHORT words at most: the agency that brought it ("Brought to you by AAP"; an agency alone is a
-# ``credit`` wherever it stands), where in print it first appeared or how long it is there ("This article was
+# paragraph of SHORT words at most (the agency that brought it is a ``credit`` wherever it stands: "Brought to
+# you by AAP", "Associated Press" alone): where in print it first appeared or how long it is there ("This article was
 # originally published on page 28 of The Sunday Tribune …", "The article originally appeared in the February
 # issue of Seattle Magazine.", "The full article contains 283 words and appears in …"), where its information
 # came from, a trademark line ("icScotland™ is a trade mark of …"). Not a note that another site published it
@@ -262,8 +264,7 @@ HEAD_SENTENCE_WORDS = 8
 # truths keep, nor the writer's address, "… can be reached at …" or "… contributed to this report", which
 # some sites' truths keep and others' not.
 _SIGN_OFF = re.compile(r"""^\W*(?:
-      brought\s+to\s+you\s+by\b
-    | (?:this|the)\s+(?:article|story|column|piece)\s+(?:was\s+)?(?:originally\s+|first\s+|also\s+)?
+      (?:this|the)\s+(?:article|story|column|piece)\s+(?:was\s+)?(?:originally\s+|first\s+|also\s+)?
       (?:published|appeared|ran)\s+(?:on\s+page\s+\w+|in\s+(?:the\s+)?(?:\w+\s+){0,3}(?:issue|edition)\s+of)\b
     | the\s+full\s+(?:article|story|text)\s+(?:contains|has)\s+\d
     | (?:some\s+)?information\s+(?:for|in)\s+this\s+(?:report|story|article)\s+(?:was\s+)?(?:provided|came)\b
