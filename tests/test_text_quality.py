@@ -680,6 +680,16 @@ def test_a_sites_legal_notice_or_a_storys_sign_off_at_the_end_of_the_text_goes(l
     assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {reason: 1}
 
 
+def test_a_legal_notice_in_two_lines_side_by_side_goes_and_one_kind_alone_stays():
+    terms, privacy = "Terms under which this service is provided to you.", "Read our privacy guidelines. Contact us."
+    dropped = Counter()
+    assert extract.clean_paragraphs([*STORY, terms, privacy], title=None, anchors=set(), dropped=dropped) == STORY
+    assert dropped == {"legal": 2}
+    dropped = Counter()
+    assert extract.clean_paragraphs([*STORY, privacy], title=None, anchors=set(), dropped=dropped) == [*STORY, privacy]
+    assert not dropped
+
+
 def test_a_sign_off_within_the_text_stays():
     """A sentence that reads as a sign-off stays where the story goes on after it (a story about a trade mark)."""
     paragraphs = [*STORY[:2], "Kiwi is a registered trademark of NorgesGruppen, the court found.", *MORE]

@@ -234,8 +234,8 @@ RECORD_FIELDS, RECORD_TIMES = 3, 3  # lines recurring alike that make a list of 
 # site's voice, and a wire story's last paragraph may end "Copyright (c) Press Association Ltd. 2008, All
 # Rights Reserved.": it is longer.
 _LEGAL_KINDS = {
-    "terms": r"terms\s+(?:of\s+(?:service|use)|and\s+conditions)|user\s+agreement|vilkår\w*",
-    "privacy": r"privacy\s+(?:policy|statement|notice)|cookie\s+policy|personvern\w*|informasjonskapsler",
+    "terms": r"terms\s+(?:of\s+(?:service|use)|and\s+conditions|under\s+which)|user\s+agreement|vilkår\w*",
+    "privacy": r"privacy\s+(?:policy|statement|notice|guidelines)|cookie\s+policy|personvern\w*|informasjonskapsler",
     "copyright": r"copyright|opphavsrett\w*",
     "reserved": r"all\s+rights\s+reserved|alle\s+rettigheter\s+reservert",
     "disclaimer": r"views\s+expressed",
@@ -738,15 +738,23 @@ def _head_notices(paragraphs: list[str]) -> dict[int, str]:
 
 
 def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
-    """The paragraphs at the text's end that are a site's legal notice (``legal``, see _LEGAL_KINDS) or the
-    story's sign-off (``sign_off``, see _SIGN_OFF), by index: read from the end, past lines of
-    END_HEADING_WORDS words at most, to the first longer paragraph that is neither."""
+    """The paragraphs at the text's end that are a site's legal notice (``legal``, see _LEGAL_KINDS: two
+    kinds in one paragraph, or one in each of two paragraphs side by side, "Terms under which this service
+    is provided to you." above "Read our privacy guidelines.") or the story's sign-off (``sign_off``, see
+    _SIGN_OFF), by index: read from the end, past lines of END_HEADING_WORDS words at most, to the first
+    longer paragraph that is neither."""
+    def kinds(index: int) -> set[str]:
+        if not 0 <= index < len(paragraphs) or len(paragraphs[index].split()) > LEGAL_WORDS \
+                or not _SITE_VOICE.search(paragraphs[index]):
+            return set()
+        return {match.lastgroup for match in _LEGAL.finditer(paragraphs[index])}
+
     found: dict[int, str] = {}
     for index in range(len(paragraphs) - 1, -1, -1):
         paragraph = paragraphs[index]
         n_words = len(paragraph.split())
-        if n_words <= LEGAL_WORDS and _SITE_VOICE.search(paragraph) \
-                and len({match.lastgroup for match in _LEGAL.finditer(paragraph)}) >= 2:
+        own = kinds(index)
+        if len(own) >= 2 or (own and any(kinds(side) - own for side in (index - 1, index + 1))):
             found[index] = "legal"
         elif n_words <= SHORT and _SIGN_OFF.search(paragraph):
             found[index] = "sign_off"
