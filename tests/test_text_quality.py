@@ -327,12 +327,23 @@ def test_the_headline_among_the_first_paragraphs_goes_as_the_title():
     itself, an ``<h1>``'s text, or most of a title that adds the site's name to the headline."""
     headline = "Skolen i bygda legges ned"
     for title, h1 in ((headline, None), (f"{headline} (From Bygdeavisa)", None), ("Bygdeavisa", headline),
-                      (f"Nyheter - {headline} | Bygdeavisa", None)):
+                      (f"Nyheter - {headline} | Bygdeavisa", None),
+                      # one of the title's parts, when the title adds the site's sections and name too
+                      (f"{headline} - Skole - Nyheter - Siste nytt fra Bygdeavisa og hele Fjordvik kommune", None),
+                      (f"Nyheter fra bygda: {headline}", None)):
         dropped = Counter()
         keys = {extract._key(h1)} if h1 else set()
         kept = extract.clean_paragraphs(["Nyheter", headline, *STORY], title=title, anchors=set(), dropped=dropped,
                                         headlines=keys)
         assert kept == ["Nyheter", *STORY] and dropped == {"title": 1}, title
+    # among the first three paragraphs the rules keep: a menu's rows and a credit before it do not count
+    dropped = Counter()
+    before = ["| Hjem | | Nyheter | | Sport |", "| Kultur | | Debatt | | Fjordvik |", "Foto: Ola Nordmann / NTB",
+              "NTB"]
+    kept = extract.clean_paragraphs([*before, headline, *STORY], title=f"{headline} | Bygdeavisa", dropped=dropped,
+                                    anchors={extract._key(x) for x in ("Hjem", "Nyheter", "Sport", "Kultur", "Debatt")},
+                                    link_words={"hjem", "nyheter", "sport", "kultur", "debatt", "fjordvik"})
+    assert kept == STORY and dropped["title"] == 1
     page = (f"<html><head><title>Bygdeavisa</title></head><body><article><h1>{headline}</h1>"
             + "".join(f"<p>{p}</p>" for p in STORY + MORE) + "</article></body></html>")
     assert headline not in extract.extract(page).paragraphs
@@ -342,6 +353,7 @@ def test_the_headline_among_the_first_paragraphs_goes_as_the_title():
     (["Skolen", *STORY], "Skolen i bygda legges ned (From Bygdeavisa)"),  # one word of the title
     (["i bygda legges", *STORY], "Skolen i bygda legges ned etter et langt møte i kommunestyret torsdag"),  # a small part of it
     ([*STORY, "Skolen i bygda legges ned"], "Skolen i bygda legges ned"),  # not among the first three
+    (["Siste nytt", *STORY], "Skolen legges ned | Siste nytt"),  # a part of the title of two words
 ])
 def test_what_is_not_the_headline_stays(paragraphs, title):
     dropped = Counter()

@@ -18,8 +18,9 @@ the article, the menu and the comments side by side in the cells of one table), 
 as blocks of their own, their paragraphs as paragraphs.
 
 trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
-reason: ``title`` (the headline repeated among the first three paragraphs: the page's title, the text
-of one of its ``<h1>``, or most of a title that adds the site's name; it is stored as the title),
+reason: ``title`` (the headline repeated among the first three paragraphs the rules keep: the page's title, the
+text of one of its ``<h1>``, most of a title that adds the site's name, or a part of one that adds its sections
+too, "Headline - Soccer - Sport - Breaking News"; it is stored as the title),
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
 question, which an interview series asks each guest; a sentence of six words or more is kept once: a
 page that shows its story twice keeps it; nor the fields of a list of records, three lines or more that
@@ -326,10 +327,21 @@ TITLE_PART_WORDS = 3  # a paragraph the title holds is its headline with this ma
 TITLE_PART_SHARE = 0.5  # ... that make this share of the title at least ("Headline (From The Bolton News)")
 
 
-def _in_title(key: str, title_key: str) -> bool:
-    """Is the paragraph (normalised) most of the page's title, which adds the site's name to it?"""
-    return bool(title_key) and key.count(" ") + 1 >= TITLE_PART_WORDS and key in title_key \
-        and len(key) >= TITLE_PART_SHARE * len(title_key)
+# A title's parts: "Chelsea hoping to sign Anelka before weekend - Soccer - Sport - Breaking News - Belfast
+# Telegraph", "F1 News: Heidfeld 'very excited' about new BMW", "Plane's engines 'failed to respond' | UK Latest".
+_TITLE_SEPARATOR = re.compile(r"\s+[-|–—·»:]+\s+|:\s+")
+
+
+def title_parts(title: str | None) -> frozenset[str]:
+    """The normalised parts of the page's title between its separators, of TITLE_PART_WORDS words or more."""
+    return frozenset(key for key in map(_key, _TITLE_SEPARATOR.split(title or "")) if key.count(" ") + 1 >= TITLE_PART_WORDS)
+
+
+def _in_title(key: str, title_key: str, parts: frozenset[str] = frozenset()) -> bool:
+    """Is the paragraph (normalised) most of the page's title, which adds the site's name to it, or one of
+    its parts (the headline, when the title adds the site's sections and name too)?"""
+    return bool(title_key) and key.count(" ") + 1 >= TITLE_PART_WORDS and (
+        (key in title_key and len(key) >= TITLE_PART_SHARE * len(title_key)) or key in parts)
 
 
 def headlines(tree) -> set[str]:
@@ -796,7 +808,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         paragraphs = paragraphs[start:]
     keys = [_key(p) for p in paragraphs]
     counts = Counter(keys)
-    title_key = _key(title or "")
+    title_key, parts = _key(title or ""), title_parts(title)
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
     notices = _head_notices(paragraphs) | _tail_notices(paragraphs)
     # The fields of a list of records: RECORD_FIELDS lines or more that each recur the same number of
@@ -806,11 +818,12 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     menu = _menu_lines(paragraphs, keys, anchors, link_words)
     reasons: list[str | None] = []
     kept_keys: set[str] = set()
+    kept_so_far = 0  # the headline is among the first three paragraphs the rules keep
     for index, (paragraph, key) in enumerate(zip(paragraphs, keys)):
         n_words = len(paragraph.split())
         if not key:
             reason = "empty"
-        elif index < 3 and (key == title_key or key in headlines or _in_title(key, title_key)):
+        elif kept_so_far < 3 and (key == title_key or key in headlines or _in_title(key, title_key, parts)):
             reason = "title"
         elif n_words <= SHORT and counts[key] > 1 and key not in records and not _QUESTION.search(paragraph) \
                 and (key in kept_keys or n_words < 6 or not _SENTENCE_END.search(paragraph)):
@@ -830,6 +843,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         else:
             reason = None
             kept_keys.add(key)
+            kept_so_far += 1
         reasons.append(reason)
     for index in _teaser_blurbs(paragraphs, reasons):
         reasons[index] = "related"
