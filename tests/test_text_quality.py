@@ -335,7 +335,7 @@ def test_the_headline_among_the_first_paragraphs_goes_as_the_title():
         keys = {extract._key(h1)} if h1 else set()
         kept = extract.clean_paragraphs(["Nyheter", headline, *STORY], title=title, anchors=set(), dropped=dropped,
                                         headlines=keys)
-        assert kept == ["Nyheter", *STORY] and dropped == {"title": 1}, title
+        assert kept == STORY and dropped == {"title": 1, "masthead": 1}, title  # "Nyheter" above it too
     # among the first three paragraphs the rules keep: a menu's rows and a credit before it do not count
     dropped = Counter()
     before = ["| Hjem | | Nyheter | | Sport |", "| Kultur | | Debatt | | Fjordvik |", "Foto: Ola Nordmann / NTB",
@@ -347,6 +347,19 @@ def test_the_headline_among_the_first_paragraphs_goes_as_the_title():
     page = (f"<html><head><title>Bygdeavisa</title></head><body><article><h1>{headline}</h1>"
             + "".join(f"<p>{p}</p>" for p in STORY + MORE) + "</article></body></html>")
     assert headline not in extract.extract(page).paragraphs
+
+
+def test_the_short_lines_above_the_headline_go_as_the_masthead():
+    """Above the headline the page's furniture: a section's name, "Latest News"; a sentence there stays, and
+    with no headline found nothing goes."""
+    headline = "Skolen i bygda legges ned"
+    above = ["Siste nytt", "Ordføreren var ikke til stede da saken ble behandlet i kommunestyret."]
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*above, headline, *STORY], title=headline, anchors=set(), dropped=dropped)
+    assert kept == [above[1], *STORY] and dropped == {"title": 1, "masthead": 1}
+    dropped = Counter()
+    assert extract.clean_paragraphs([*above, *STORY], title=headline, anchors=set(), dropped=dropped) == [*above, *STORY]
+    assert not dropped
 
 
 @pytest.mark.parametrize("paragraphs, title", [

@@ -20,7 +20,8 @@ as blocks of their own, their paragraphs as paragraphs.
 trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
 reason: ``title`` (the headline repeated among the first three paragraphs the rules keep: the page's title, the
 text of one of its ``<h1>``, most of a title that adds the site's name, or a part of one that adds its sections
-too, "Headline - Soccer - Sport - Breaking News"; it is stored as the title),
+too, "Headline - Soccer - Sport - Breaking News"; it is stored as the title), ``masthead`` (above that
+headline, the page's furniture: lines of eight words at most that are no sentence, "Latest News", "Soccer"),
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
 question, which an interview series asks each guest; a sentence of six words or more is kept once: a
 page that shows its story twice keeps it; nor the fields of a list of records, three lines or more that
@@ -847,6 +848,12 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         reasons.append(reason)
     for index in _teaser_blurbs(paragraphs, reasons):
         reasons[index] = "related"
+    # Above the headline, the page's furniture: short lines that are no sentence ("Latest News", "Soccer")
+    headline_at = next((index for index, reason in enumerate(reasons) if reason == "title"), None)
+    for index in range(headline_at or 0):
+        if reasons[index] is None and len(paragraphs[index].split()) <= END_HEADING_WORDS \
+                and not _SENTENCE_END.search(paragraphs[index]):
+            reasons[index] = "masthead"
     kept_at = [index for index, reason in enumerate(reasons) if reason is None]
     for index in kept_at[len(kept_at) - _layout_rows_at_start([paragraphs[i] for i in reversed(kept_at)]):]:
         reasons[index] = "layout"
