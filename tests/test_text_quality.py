@@ -484,7 +484,8 @@ def test_the_layout_rows_are_cut_after_the_end_of_the_text_is_found():
 @pytest.mark.parametrize("heading", ["Top stories", "Related Posts:", "MORE NEWS", "You may also like:", "Mest lest",
                                      "Most Read Stories", "B.C. Headlines", "In This Section",
                                      "Siste nytt", "Related Videos:", "RELATED INTERNET LINKS:", "Also In The News",
-                                     "| On this topic |", "These articles could also interest you"])
+                                     "| On this topic |", "These articles could also interest you",
+                                     "Top Canadian Weather Stories for 2007:"])
 def test_a_list_of_other_stories_after_the_text_ends_it(heading):
     dropped = Counter()
     teasers = ["Ny rekord for strømprisen i Sør-Norge", "Fylkesmannen vil slå sammen tre kommuner i nord"]

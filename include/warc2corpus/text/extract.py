@@ -303,7 +303,7 @@ COMMENT_POLICY_WORDS = 60   # ... a paragraph this long at most
 # The heading of a list of other stories ("Top stories", "Related Posts:", "You may also like", "Mest
 # lest"): teasers follow it.
 _RELATED_HEADING = re.compile(r"""^\W*(?:
-      top\s+stories|more\s+(?:stories|news)|partner\s+news|editor'?s\s+picks|trending(?:\s+now)?
+      top\s+(?:\S+\s+){0,2}stories(?:\s+(?:for|of)\s+\S+)?|more\s+(?:stories|news)|partner\s+news|editor'?s\s+picks|trending(?:\s+now)?
     | related(?:\s+(?:stories|articles|news|content|coverage|links|posts|videos?|(?:bbc|internet)\s+links))?
     | also\s+in\s+the\s+news|on\s+this\s+topic
     | (?:these|other)\s+(?:articles|stories)\s+(?:could|may|might)\s+(?:also\s+)?interest\s+you
