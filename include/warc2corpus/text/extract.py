@@ -17,39 +17,42 @@ trafilatura writes a table row as one line and each of its cells flattened; a ro
 the article, the menu and the comments side by side in the cells of one table), so its cells are read
 as blocks of their own, their paragraphs as paragraphs.
 
-trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by
-reason: ``title`` (the headline repeated among the first three paragraphs the rules keep: the page's title, the
-text of one of its ``<h1>``, most of a title that adds the site's name, or a part of one that adds its sections
+trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by reason:
+``title`` (the headline repeated among the first three paragraphs the rules keep: the page's title, the text
+of one of its ``<h1>``, most of a title that adds the site's name, or a part of one that adds its sections
 too, "Headline - Soccer - Sport - Breaking News"; it is stored as the title), ``masthead`` (above that
 headline, the page's furniture: lines of eight words at most that are no sentence, "Latest News", "Soccer"),
-``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a
-question, which an interview series asks each guest; a sentence of six words or more is kept once: a
-page that shows its story twice keeps it; nor the fields of a list of records, three lines or more that
-each recur the same number of times, three or more: a table of players, a review's sections),
-``date`` (a line that only dates the page: "Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT",
-"7:51pm Tuesday 1st January 2008", "14/01/2008 1:40:00 PM.", "29 December, 2007", a clock's time alone:
-"3:47 PM"; the date is stored as the document's; two dates without such a label are a span of time, which stays),
-``links`` (a paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose
-cells are links), ``credit`` (photo credits, and a byline of twelve words at most: "By Ben Grossman --
-Broadcasting & Cable", "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author; an agency or a
-staff writer alone: "Associated Press", "Staff and agencies", "Washington Post Staff Writer", "Brought to you by AAP"), ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags: …", "Filed Under: …", a reading time, a tip line, and
-subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject
-early in a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
-``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first
-fifty words and with less text after it than before, or after it comments signed with a name and a
-place, and everything after it: readers' comments, which pages of the 2000s set below the story unmarked), ``related`` (the same for a heading over other
-stories, "Top stories", "Mest lest"; a list of teasers whatever its length, a run of three teasers
-or more that ends the text with no heading over it, and the lines of a box of teasers set as pairs, a
-headline's link then a line about its story, three pairs or more in a row, nothing kept between them), ``legal`` (a site's
-legal notice among the text's last paragraphs, in its own voice: "Use of this site is governed by our
-Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All rights reserved.
-…"; and a disclaimer above the story: "The opinions expressed are those of the writer."), ``sign_off`` (the story's sign-off among them: "This article was originally
-published on page 28 of …", "icScotland™ is a trade mark of …"), ``layout`` (the rows of a layout table that end or begin the text, one or two filled cells each:
-a site's furniture above and below the story on pages of the 2000s; a table of data, three cells or
-more, stays),
-``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of articles the page
-carries besides the one it names, removed before extraction: see ``articles``). When trafilatura finds no text, the page's own content blocks that are not template
-(see ``template``) are the fallback text.
+``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a question,
+which an interview series asks each guest; a sentence of six words or more is kept once: a page that shows its
+story twice keeps it; nor the fields of a list of records, three lines or more that each recur the same number
+of times, three or more: a table of players, a review's sections), ``date`` (a line that only dates the page:
+"Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT", "7:51pm Tuesday 1st
+January 2008", "14/01/2008 1:40:00 PM.", "29 December, 2007", a clock's time alone: "3:47 PM"; the date is
+stored as the document's; two dates without such a label are a span of time, which stays), ``links`` (a
+paragraph that is almost all link text: teasers, "read more" lists, a menu's row whose cells are links),
+``credit`` (photo credits, and a byline of twelve words at most: "By Ben Grossman -- Broadcasting & Cable",
+"Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author; an agency or a staff writer alone:
+"Associated Press", "Staff and agencies", "Washington Post Staff Writer", "Brought to you by AAP"),
+``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags:
+…", "Filed Under: …", a reading time, a tip line, and subscription, cookie, advertising, copyright, sign-up
+and log-in prompts, which name their subject early in a sentence or speak to the reader: a news sentence about
+a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
+``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first fifty
+words and with less text after it than before, or after it comments signed with a name and a place, and
+everything after it: readers' comments, which pages of the 2000s set below the story unmarked), ``related``
+(the same for a heading over other stories, "Top stories", "Mest lest"; a list of teasers whatever its length,
+a run of three teasers or more that ends the text with no heading over it, and the lines of a box of teasers
+set as pairs, a headline's link then a line about its story, three pairs or more in a row, nothing kept
+between them), ``legal`` (a site's legal notice among the text's last paragraphs, in its own voice: "Use of
+this site is governed by our Terms of Service and Privacy Policy", "Copyright © 2005 The Associated Press. All
+rights reserved. …"; and a disclaimer above the story: "The opinions expressed are those of the writer."),
+``sign_off`` (the story's sign-off among them: "This article was originally published on page 28 of …",
+"icScotland™ is a trade mark of …"), ``layout`` (the rows of a layout table that end or begin the text, one or
+two filled cells each: a site's furniture above and below the story on pages of the 2000s; a table of data,
+three cells or more, stays), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of
+articles the page carries besides the one it names, removed before extraction: see ``articles``). When
+trafilatura finds no text, the page's own content blocks that are not template (see ``template``) are the
+fallback text.
 
 The article's lead (the ingress, standfirst or dek), which publishers set above the body where
 trafilatura's choice of the body leaves it out, becomes the text's first paragraph when the page's
@@ -185,7 +188,8 @@ _BOILERPLATE = re.compile(
     r"printer[- ]friendly|print[- ]friendly|e-?mail (?:this )?(?:story|article)|(?:e-?mail|send) to a friend|"
     r"print (?:this )?(?:story|article|page)|tips en venn)\b|©|"
     r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|^sponsored\b|"
-    # the page's labels of the story: "Tags: observatory, outreach, science", "Filed Under: Sports", "| Category : India |"
+    # the page's labels of the story: "Tags: observatory, outreach, science", "Filed Under: Sports",
+    # "| Category : India |"
     r"^\W*(?:tags?|topics?|filed\s+under|categor(?:y|ies)|keywords|emneord|stikkord)\s*:\s*\S|"
     # a label alone: over a list of links, or the page's controls
     r"^(related|see also|also|more about|font size|text size|previous (?:story|article)|"
@@ -198,7 +202,8 @@ _BOILERPLATE = re.compile(
     r"^\W*\d+\s*(?:min\.?|minutes?|minutter|minutt)\s*(?:read|reading|lesetid|lesing|å\s+lese)\W*$|"
     # a tip line and a prompt to comment: "Got a story? Get in touch with our news team …", "Would you like to
     # comment on this article?"
-    r"^\W*got\s+a\s+(?:story|news\s+tip|tip)\b|\bget\s+in\s+touch\s+with\s+(?:our|the)\s+(?:news\s+)?(?:team|newsroom|desk)\b|"
+    r"^\W*got\s+a\s+(?:story|news\s+tip|tip)\b|"
+    r"\bget\s+in\s+touch\s+with\s+(?:our|the)\s+(?:news\s+)?(?:team|newsroom|desk)\b|"
     r"^\W*would\s+you\s+like\s+to\s+comment\b|\bbefore\s+commenting\b|\bkommentar\s+abgeben\b|"
     # the page's controls of its type: "Increase font size", "Larger text Smaller text"
     r"^(?:(?:increase|decrease|larger|smaller|bigger|reset)\s+(?:font|text)(?:\s+size)?\W*){1,3}$|"
@@ -303,7 +308,8 @@ COMMENT_POLICY_WORDS = 60   # ... a paragraph this long at most
 # The heading of a list of other stories ("Top stories", "Related Posts:", "You may also like", "Mest
 # lest"): teasers follow it.
 _RELATED_HEADING = re.compile(r"""^\W*(?:
-      top\s+(?:\S+\s+){0,2}stories(?:\s+(?:for|of)\s+\S+)?|more\s+(?:stories|news)|partner\s+news|editor'?s\s+picks|trending(?:\s+now)?
+      top\s+(?:\S+\s+){0,2}stories(?:\s+(?:for|of)\s+\S+)?|more\s+(?:stories|news)|partner\s+news
+    | editor'?s\s+picks|trending(?:\s+now)?
     | related(?:\s+(?:stories|articles|news|content|coverage|links|posts|videos?|(?:bbc|internet)\s+links))?
     | also\s+in\s+the\s+news|on\s+this\s+topic
     | (?:these|other)\s+(?:articles|stories)\s+(?:could|may|might)\s+(?:also\s+)?interest\s+you
@@ -333,9 +339,10 @@ TITLE_PART_SHARE = 0.5  # ... that make this share of the title at least ("Headl
 _TITLE_SEPARATOR = re.compile(r"\s+[-|–—·»:]+\s+|:\s+")
 
 
-def title_parts(title: str | None) -> frozenset[str]:
+def _title_parts(title: str | None) -> frozenset[str]:
     """The normalised parts of the page's title between its separators, of TITLE_PART_WORDS words or more."""
-    return frozenset(key for key in map(_key, _TITLE_SEPARATOR.split(title or "")) if key.count(" ") + 1 >= TITLE_PART_WORDS)
+    return frozenset(key for key in map(_key, _TITLE_SEPARATOR.split(title or ""))
+                     if key.count(" ") + 1 >= TITLE_PART_WORDS)
 
 
 def _in_title(key: str, title_key: str, parts: frozenset[str] = frozenset()) -> bool:
@@ -586,7 +593,8 @@ _DATE_LINE_MAX_WORDS = 16  # a table row's borders are no words
 
 def _is_date_line(paragraph: str) -> bool:
     """A line that only dates the page (see the module docstring)."""
-    if sum(1 for word in paragraph.split() if word != "|") > _DATE_LINE_MAX_WORDS or not any(ch.isdigit() for ch in paragraph):
+    if sum(1 for word in paragraph.split() if word != "|") > _DATE_LINE_MAX_WORDS \
+            or not any(ch.isdigit() for ch in paragraph):
         return False
     dates = [m for m in _LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
     if (not dates and not _CLOCK.search(paragraph)) or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
@@ -809,7 +817,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         paragraphs = paragraphs[start:]
     keys = [_key(p) for p in paragraphs]
     counts = Counter(keys)
-    title_key, parts = _key(title or ""), title_parts(title)
+    title_key, parts = _key(title or ""), _title_parts(title)
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
     notices = _head_notices(paragraphs) | _tail_notices(paragraphs)
     # The fields of a list of records: RECORD_FIELDS lines or more that each recur the same number of
