@@ -589,12 +589,14 @@ _LINE_DATE = re.compile(DATE.pattern + r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + MON
 # A time alone dates a line too, when it is plainly a clock's: "3:47 PM", "01/09 18:48:47 ET".
 _CLOCK = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?\s*[ap]\.?m\b|\b\d{1,2}:\d\d:\d\d\b", re.IGNORECASE)
 _DATE_LINE_MAX_WORDS = 16  # a table row's borders are no words
+_DIGIT = re.compile(r"\d")
 
 
 def _is_date_line(paragraph: str) -> bool:
     """A line that only dates the page (see the module docstring)."""
-    if sum(1 for word in paragraph.split() if word != "|") > _DATE_LINE_MAX_WORDS \
-            or not any(ch.isdigit() for ch in paragraph):
+    words = paragraph.split()
+    if len(words) > _DATE_LINE_MAX_WORDS and len(words) - words.count("|") > _DATE_LINE_MAX_WORDS \
+            or not _DIGIT.search(paragraph):
         return False
     dates = [m for m in _LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
     if (not dates and not _CLOCK.search(paragraph)) or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
