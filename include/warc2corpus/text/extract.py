@@ -200,9 +200,12 @@ _BOILERPLATE = re.compile(
     r"^\W*(?:(?:estimated\s+)?(?:reading|read)\s+time|lesetid|lästid|læsetid|tempo\s+de\s+leitura|lesezeit|"
     r"temps\s+de\s+lecture)\s*:?\s*(?:ca\.?\s*|about\s+)?\d+\s*(?:min\w*|minutt\w*|minut\w*)\W*$|"
     r"^\W*\d+\s*(?:min\.?|minutes?|minutter|minutt)\s*(?:read|reading|lesetid|lesing|å\s+lese)\W*$|"
-    # a tip line and a prompt to comment: "Got a story? Get in touch with our news team …", "Would you like to
-    # comment on this article?"
+    # a tip line and a prompt to comment: "Got a story? Get in touch with our news team …", "When news happens:
+    # send photos, videos & tip-offs to …", "Send comments to …", "Would you like to comment on this article?"
     r"^\W*got\s+a\s+(?:story|news\s+tip|tip)\b|"
+    r"^\W*when\s+(?:news\s+happens|you\s+see\s+news\s+happening)\b|\bsend\s+photos,\s+videos\s+(?:&|and)\s+tip-?offs\b|"
+    r"^\W*(?:e-?mail|send)\s+(?:us\s+)?(?:your\s+)?(?:technical\s+|investigative\s+)?(?:comments|questions|feedback|"
+    r"(?:news\s+)?tips)\b|\bnow\s+have\s+your\s+say\b|^\W*have\s+a\s+view\s+on\s+this\s+story\b|"
     r"\bget\s+in\s+touch\s+with\s+(?:our|the)\s+(?:news\s+)?(?:team|newsroom|desk)\b|"
     r"^\W*would\s+you\s+like\s+to\s+comment\b|\bbefore\s+commenting\b|\bkommentar\s+abgeben\b|"
     # the page's controls of its type: "Increase font size", "Larger text Smaller text"
