@@ -595,11 +595,15 @@ _DATE_LINE_MAX_WORDS = 16  # a table row's borders are no words
 _DIGIT = re.compile(r"\d")
 
 
+def _words_within_cells(paragraph: str) -> int:
+    """The paragraph's words, a table row's cell borders ("|") not counted."""
+    words = paragraph.split()
+    return len(words) - words.count("|")
+
+
 def _is_date_line(paragraph: str) -> bool:
     """A line that only dates the page (see the module docstring)."""
-    words = paragraph.split()
-    if len(words) > _DATE_LINE_MAX_WORDS and len(words) - words.count("|") > _DATE_LINE_MAX_WORDS \
-            or not _DIGIT.search(paragraph):
+    if not _DIGIT.search(paragraph) or _words_within_cells(paragraph) > _DATE_LINE_MAX_WORDS:
         return False
     dates = [m for m in _LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
     if (not dates and not _CLOCK.search(paragraph)) or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
@@ -618,7 +622,7 @@ SHARING_NAMES_MIN, SHARING_SHARE = 3, 0.6
 
 def _is_sharing_row(paragraph: str) -> bool:
     names = len(_SHARING_NAMES.findall(paragraph))
-    return names >= SHARING_NAMES_MIN and names >= SHARING_SHARE * sum(1 for word in paragraph.split() if word != "|")
+    return names >= SHARING_NAMES_MIN and names >= SHARING_SHARE * _words_within_cells(paragraph)
 
 
 def _is_boilerplate(paragraph: str) -> bool:
