@@ -362,39 +362,6 @@ def test_the_short_lines_above_the_headline_go_as_the_masthead():
     assert not dropped
 
 
-def test_a_run_of_short_lines_below_the_story_goes_as_the_footer():
-    """Below the story's last sentence, four short lines or more in a row that are no sentence are the page's
-    furniture: a sidebar's headings, a menu of sections, a weather box's labels."""
-    for below in (["KEY STORIES", "FEATURES AND ANALYSIS", "VIDEO TOUR", "YOUR SAY", "PROFILES"],
-                  ["Sport", "Fotball", "Håndball", "Ski", "Sjakk"],
-                  ["Været", "Delvis skyet", "Vind", "Fra nord, 6 m/s", "Luftfuktighet"]):
-        dropped = Counter()
-        kept = extract.clean_paragraphs([*STORY, *below], title=None, anchors=set(), dropped=dropped)
-        assert kept == STORY and dropped == {"footer": len(below)}, below
-
-
-@pytest.mark.parametrize("below", [
-    ["Sport", "Fotball", "Håndball"],                                              # three lines: too few
-    ["Ja", "62 %, 1203 stemmer", "Nei", "31 %, 590 stemmer", "Vet ikke", "7 %"],  # a poll's results: numbers
-    ["VIP: 600 kr", "Voksen: 400 kr", "Barn: 200 kr", "Honnør: 250 kr"],          # a price list
-    ["Pressekontakt", "Kari Hansen", "kari.hansen@fjordvik.no", "Ola Nordmann",   # a press release's contacts:
-     "ola@fjordvik.no"],                                                          # no four lines without an address
-    ["Dette må du ha med:", "Sovepose", "Telt", "Primus", "Varme klær."],         # the last is a sentence
-])
-def test_short_lines_below_the_story_that_are_no_furniture_stay(below):
-    dropped = Counter()
-    kept = extract.clean_paragraphs([*STORY, *below], title=None, anchors=set(), dropped=dropped)
-    assert kept == [*STORY, *below] and not dropped, below
-
-
-def test_short_lines_above_the_storys_last_sentence_stay():
-    """Within the story, before its last sentence, short lines are its own (a list, subheadings)."""
-    within = ["Sport", "Fotball", "Håndball", "Ski", "Sjakk"]
-    dropped = Counter()
-    kept = extract.clean_paragraphs([STORY[0], *within, *STORY[1:]], title=None, anchors=set(), dropped=dropped)
-    assert kept == [STORY[0], *within, *STORY[1:]] and not dropped
-
-
 @pytest.mark.parametrize("paragraphs, title", [
     (["Skolen", *STORY], "Skolen i bygda legges ned (From Bygdeavisa)"),  # one word of the title
     (["i bygda legges", *STORY], "Skolen i bygda legges ned etter et langt møte i kommunestyret torsdag"),  # a small part of it

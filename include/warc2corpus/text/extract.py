@@ -49,9 +49,7 @@ rights reserved. …"; and a disclaimer above the story: "The opinions expressed
 ``sign_off`` (the story's sign-off among them: "This article was originally published on page 28 of …",
 "icScotland™ is a trade mark of …"), ``layout`` (the rows of a layout table that end or begin the text, one or
 two filled cells each: a site's furniture above and below the story on pages of the 2000s; a table of data,
-three cells or more, stays), ``footer`` (below the story's last sentence, the page's furniture: four lines or
-more in a row of six words at most that are no sentence, "KEY STORIES", "VIDEO TOUR"; not an address, a list
-of numbers or one a label opens), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of
+three cells or more, stays), ``unnatural`` (see ``naturalness``) and ``other_article`` (the text blocks of
 articles the page carries besides the one it names, removed before extraction: see ``articles``). When
 trafilatura finds no text, the page's own content blocks that are not template (see ``template``) are the
 fallback text.
@@ -876,8 +874,6 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
     kept_at = [index for index, reason in enumerate(reasons) if reason is None]
     for index in kept_at[len(kept_at) - _layout_rows_at_start([paragraphs[i] for i in reversed(kept_at)]):]:
         reasons[index] = "layout"
-    for index in _footer_lines(paragraphs, [index for index, reason in enumerate(reasons) if reason is None]):
-        reasons[index] = "footer"
     kept = []
     for paragraph, reason in zip(paragraphs, reasons):
         if reason is None:
@@ -887,41 +883,6 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         if removed is not None:
             removed.append((reason, paragraph))
     return kept
-
-
-FOOTER_LINES_MIN = 4     # below the story, the page's furniture: this many short lines or more in a row ...
-FOOTER_LINE_WORDS = 6    # ... each this long at most, no sentence, no address, most without a digit
-STORY_SENTENCE_WORDS = 12  # the story ends with its last sentence this long at least
-_ADDRESS = re.compile(r"@|https?:|www\.|\.com\b", re.IGNORECASE)
-
-
-def _footer_lines(paragraphs: list[str], kept_at: list[int]) -> list[int]:
-    """The indexes (among ``kept_at``, the paragraphs the rules keep) of the page's furniture below the
-    story (``footer``): after the story's last sentence of STORY_SENTENCE_WORDS words or more, a run of
-    FOOTER_LINES_MIN lines or more in a row, each of FOOTER_LINE_WORDS words at most that is no sentence
-    — a sidebar's headings ("KEY STORIES", "FEATURES AND ANALYSIS", "VIDEO TOUR"), a menu of sections
-    ("Tennis", "Hockey", "Golf"), a weather box's labels. A line that gives an address (an e-mail, a web
-    address: a press release's contacts, "On the Net:") is none of them; a run stays that gives a number
-    on half its lines or more (a poll's results, a price list, a match's score) or that a label opens
-    ("Dette må du ha med:", a list the story gives)."""
-    last = next((position for position in range(len(kept_at) - 1, -1, -1)
-                 if len(paragraphs[kept_at[position]].split()) >= STORY_SENTENCE_WORDS
-                 and _SENTENCE_END.search(paragraphs[kept_at[position]])), None)
-    if last is None:
-        return []
-    found: list[int] = []
-    run: list[int] = []
-    for index in kept_at[last + 1:] + [-1]:
-        paragraph = paragraphs[index] if index >= 0 else ""
-        if index >= 0 and len(paragraph.split()) <= FOOTER_LINE_WORDS and not _SENTENCE_END.search(paragraph) \
-                and not _ADDRESS.search(paragraph):
-            run.append(index)
-            continue
-        if len(run) >= FOOTER_LINES_MIN and 2 * sum(1 for i in run if _DIGIT.search(paragraphs[i])) < len(run) \
-                and not paragraphs[run[0]].rstrip().endswith(":"):
-            found.extend(run)
-        run = []
-    return found
 
 
 TEASER_PAIRS_MIN = 3    # a list of teasers set as a link, then its blurb: this many pairs in a row ...
