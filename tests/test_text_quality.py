@@ -695,6 +695,10 @@ def test_a_disclaimer_below_an_opinion_piece_and_the_storys_own_words_stay():
     ("This article was originally published on page 28 of The Sunday Tribune on December 30, 2007", "sign_off"),
     ("Some information for this report was provided by AFP and AP.", "sign_off"),
     ("The article originally appeared in the February issue of Seattle Magazine.", "sign_off"),
+    ("(© 2008 The Associated Press. All Rights Reserved. In the interest of timeliness, this story is fed directly "
+     "from the Associated Press newswire and may not have been edited by the Chronicle.)", "sign_off"),
+    ("This story is sourced direct from an overseas news agency as an additional service to readers. Spelling "
+     "follows North American usage, along with foreign currency and measurement units.", "sign_off"),
 ])
 def test_a_sites_legal_notice_or_a_storys_sign_off_at_the_end_of_the_text_goes(line, reason):
     """Among the text's last paragraphs, past short lines: a site's legal notice (``legal``) and the story's
@@ -1440,6 +1444,16 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("(Story continues below)", True),
     ("Artikkelen fortsetter under annonsen", True),
     ("The story continues below the dam, where the river turns west.", False),
+    # the site's notes on browsers, feeds and advertising; not news about the same things
+    ("This site is best viewed with Internet Explorer 6.0 or higher; Firefox 2.0 or higher", True),
+    ("Denne siden vises best i en oppdatert nettleser.", True),
+    ("This content requires the latest Adobe Flash Player and a browser with JavaScript enabled.", True),
+    ("RSS allows you to subscribe and receive news directly to your computer. Find out more", True),
+    ("Are you a news junkie? Add news headlines and more to your Google or Yahoo! homepages.", True),
+    ("Contact our advertising team for advertising and sponsorship in Times Online.", True),
+    ("The wine is best viewed as an aperitif, the critic wrote.", False),
+    ("Adobe said the update requires a restart of the computer.", False),
+    ("The council will advertise the post in January.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

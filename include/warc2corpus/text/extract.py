@@ -212,6 +212,14 @@ _BOILERPLATE = re.compile(
     r"^(?:(?:increase|decrease|larger|smaller|bigger|reset)\s+(?:font|text)(?:\s+size)?\W*){1,3}$|"
     # "(Story continues below)", "Saken fortsetter under annonsen": the text going on past an advertisement
     r"^\W*(?:story|article) continues (?:below|after)\b|^\W*(?:saken|artikkelen) fortsetter (?:under|etter)\b|"
+    # the site's notes on browsers, feeds and advertising: "This site is best viewed with Internet Explorer 6.0
+    # or higher", "This content requires the latest Adobe Flash Player", "RSS allows you to subscribe …", "Add
+    # news headlines and more to your Google or Yahoo! homepages", "Contact our advertising team …"
+    r"\bbest\s+viewed\s+(?:with|in|using|at)\b|\bvises\s+best\s+(?:i|med)\b|"
+    r"\brequires?\s+(?:the\s+)?(?:latest\s+)?(?:version\s+of\s+)?(?:the\s+)?(?:adobe\s+)?flash\s+player\b|"
+    r"\bbrowser\s+with\s+javascript\s+enabled\b|"
+    r"^\W*RSS\s+(?:feeds?\s+)?(?:allows?|lets?)\b|\badd\s+(?:news\s+)?headlines\s+(?:and\s+more\s+)?to\s+your\b|"
+    r"\b(?:contact|call|e-?mail)\s+our\s+advertising\b|\badvertise\s+with\s+us\b|\bannonser\s+hos\s+oss\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
@@ -265,11 +273,11 @@ _DISCLAIMER = re.compile(r"^\W*disclaimer\b|\b(?:views?|opinions?|statements?)(?
                          r"\b(?:not\s+necessarily|are\s+(?:solely\s+)?those\s+of|no\s+responsibility)\b", re.IGNORECASE)
 HEAD_SENTENCE_WORDS = 8
 # A story's sign-off, among the text's last paragraphs as a legal notice is (:func:`_tail_notices`), in a
-# paragraph of SHORT words at most (the agency that brought it is a ``credit`` wherever it stands: "Brought to
+# paragraph of LEGAL_WORDS words at most (the agency that brought it is a ``credit`` wherever it stands: "Brought to
 # you by AAP", "Associated Press" alone): where in print it first appeared or how long it is there ("This article was
 # originally published on page 28 of The Sunday Tribune …", "The article originally appeared in the February
 # issue of Seattle Magazine.", "The full article contains 283 words and appears in …"), where its information
-# came from, a trademark line ("icScotland™ is a trade mark of …"). Not a note that another site published it
+# came from, a trademark line ("icScotland™ is a trade mark of …"), that it came from the wire unedited. Not a note that another site published it
 # first ("This article was originally published by Futurism.") or that it was updated, which the benchmark's
 # truths keep, nor the writer's address, "… can be reached at …" or "… contributed to this report", which
 # some sites' truths keep and others' not.
@@ -278,7 +286,11 @@ _SIGN_OFF = re.compile(r"""^\W*(?:
       (?:published|appeared|ran)\s+(?:on\s+page\s+\w+|in\s+(?:the\s+)?(?:\w+\s+){0,3}(?:issue|edition)\s+of)\b
     | the\s+full\s+(?:article|story|text)\s+(?:contains|has)\s+\d
     | (?:some\s+)?information\s+(?:for|in)\s+this\s+(?:report|story|article)\s+(?:was\s+)?(?:provided|came)\b
-) | \bis\s+a\s+(?:registered\s+)?trade\s?mark\s+of\b""", re.IGNORECASE | re.VERBOSE)
+) | \bis\s+a\s+(?:registered\s+)?trade\s?mark\s+of\b
+  # a wire story's provenance: "In the interest of timeliness, this story is fed directly from the Associated Press
+  # newswire and may not have been edited by …", "This story is sourced direct from an overseas news agency …"
+  | \bfed\s+directly\s+from\s+the\s+(?:[\w-]+\s+){0,4}?newswire\b
+  | \bsourced\s+direct(?:ly)?\s+from\s+an?\s+(?:[\w-]+\s+){0,3}?news\s+agency\b""", re.IGNORECASE | re.VERBOSE)
 
 # The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
 # (5)", "Comments (No comments posted.)", "Most Recent Reader Comments:", "Post a comment", "Skriv en
@@ -786,7 +798,7 @@ def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
         own = kinds(index)
         if len(own) >= 2 or (own and any(kinds(side) - own for side in (index - 1, index + 1))):
             found[index] = "legal"
-        elif n_words <= SHORT and _SIGN_OFF.search(paragraph):
+        elif n_words <= LEGAL_WORDS and _SIGN_OFF.search(paragraph):
             found[index] = "sign_off"
         elif n_words > END_HEADING_WORDS:
             break
