@@ -710,6 +710,27 @@ def test_a_sites_legal_notice_or_a_storys_sign_off_at_the_end_of_the_text_goes(l
     assert kept == [*STORY, "Kontakt oss | Annonser"] and dropped == {reason: 1}
 
 
+@pytest.mark.parametrize("paragraph, dropped", [
+    ("This article may contain links to online retail stores. If you click on one and buy the product we may "
+     "receive a small commission. For more information, go here.", True),
+    ("We independently select everything we recommend. Buying through us may earn us a commission, which "
+     "supports our work.", True),
+    ("Denne artikkelen inneholder annonselenker.", True),
+    ("Disclosure: CoinDesk is a subsidiary of Digital Currency Group, which helped organize the proposal.", True),
+    ("Rich Smith has no position in any stocks mentioned. The Motley Fool has a disclosure policy.", True),
+    ("The agency earns a commission on every ticket it sells, the report found, and pays its staff little.", False),
+    ("The commission will publish its report in March, and we will cover it then.", False),
+])
+def test_a_sites_disclosure_goes_wherever_it_stands(paragraph, dropped):
+    """That the site earns from its links, or what its writers hold: boilerplate within the text too, in a
+    paragraph of up to 80 words; news about commissions stays."""
+    reasons = Counter()
+    paragraphs = [STORY[0], paragraph, *STORY[1:]]
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=reasons)
+    assert kept == (STORY if dropped else paragraphs)
+    assert reasons == (Counter(boilerplate=1) if dropped else Counter())
+
+
 def test_a_legal_notice_in_two_lines_side_by_side_goes_and_one_kind_alone_stays():
     terms, privacy = "Terms under which this service is provided to you.", "Read our privacy guidelines. Contact us."
     dropped = Counter()
@@ -1454,6 +1475,17 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("The wine is best viewed as an aperitif, the critic wrote.", False),
     ("Adobe said the update requires a restart of the computer.", False),
     ("The council will advertise the post in January.", False),
+    ("Advertise on FOXNews.com, FOX News Channel , and FOX News Radio", True),
+    ("Terms of Use Privacy Statement For FOXNews.com comments, write to foxnewsonline@foxnews.com", True),
+    ("Thank you for visiting nature.com. You are using a browser version with limited support for CSS.", True),
+    ("Download the CBS Sports App today and get instant NCAA tournament news and alerts", True),
+    ("Last ned appen og få varsler om nyheter fra Fjordvik.", True),
+    ("Keep an eye on your inbox for the latest sports news.", True),
+    ("Like this story? Share it with a friend!", True),
+    ("Tell us what YOU think...", True),
+    ("Have thoughtful insights on Wall Street's gender gap? Please share your comments.", True),
+    ("The company asked users to download the app again after the update.", False),
+    ("Hun ba vennene fortelle hva de tenkte om forslaget.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

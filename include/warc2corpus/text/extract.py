@@ -34,7 +34,8 @@ paragraph that is almost all link text: teasers, "read more" lists, a menu's row
 "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author; an agency or a staff writer alone:
 "Associated Press", "Staff and agencies", "Washington Post Staff Writer", "Brought to you by AAP"),
 ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags:
-…", "Filed Under: …", a reading time, a tip line, and subscription, cookie, advertising, copyright, sign-up
+…", "Filed Under: …", a reading time, a tip line, the site's notes on browsers, feeds, its app and advertising, its
+disclosures of any length up to 80 words — "we may receive a small commission", "Disclosure: …" —, and subscription, cookie, advertising, copyright, sign-up
 and log-in prompts, which name their subject early in a sentence or speak to the reader: a news sentence about
 a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first fifty
@@ -220,9 +221,29 @@ _BOILERPLATE = re.compile(
     r"\bbrowser\s+with\s+javascript\s+enabled\b|"
     r"^\W*RSS\s+(?:feeds?\s+)?(?:allows?|lets?)\b|\badd\s+(?:news\s+)?headlines\s+(?:and\s+more\s+)?to\s+your\b|"
     r"\b(?:contact|call|e-?mail)\s+our\s+advertising\b|\badvertise\s+with\s+us\b|\bannonser\s+hos\s+oss\b|"
+    r"^\W*advertise\s+(?:on|in)\b|\bcomments?,\s+write\s+to\b|"
+    r"\busing\s+a\s+browser\s+version\b|\bup\s+to\s+date\s+browser\b|\bcompatibility\s+mode\b|"
+    r"\bthe\s+site\s+without\s+styles\b|\b(?:upgrade|update)\s+your\s+browser\b|\boutdated\s+browser\b|"
+    # the site's app and newsletter, and prompts to pass the story on or to write in: "Download the CBS Sports App
+    # today …", "Keep an eye on your inbox …", "Like this story? Share it with a friend!", "Tell us what YOU think"
+    r"^\W*(?:download|get)\s+(?:the|our)\s+(?:[\w-]+\s+){0,3}app\b|^\W*last\s+ned\s+(?:appen|[\w-]+-appen)\b|"
+    r"\bkeep\s+an\s+eye\s+on\s+your\s+inbox\b|\berror\s+processing\s+your\s+subscription\b|"
+    r"\bshare\s+it\s+with\s+a\s+friend\b|^\W*tell\s+us\s+what\s+you\s+think\b|"
+    r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
+# A site's disclosure, in a paragraph of LEGAL_WORDS words at most wherever it stands: that it earns from the
+# links it gives ("If you click on one and buy the product we may receive a small commission", "Buying through
+# us may earn us a commission", "Artikkelen inneholder annonselenker"), or what its writers hold ("Disclosure:
+# CoinDesk is a subsidiary of …", "Rich Smith has no position in any stocks mentioned. The Motley Fool has a
+# disclosure policy.").
+_DISCLOSURE = re.compile(
+    r"\b(?:we|us|our)\b[^.!?]{0,80}\b(?:earn|receive|get|make)\s+(?:us\s+)?(?:a\s+|an\s+)?(?:small\s+)?"
+    r"(?:affiliate\s+)?commission\b|\baffiliate\s+(?:links?|commission)\b|"
+    r"\b(?:annonselenker|reklamelenker|affiliatelenker|affiliate-lenker)\b|"
+    r"^\W*disclosure\s*:|\bhas\s+no\s+position\s+in\s+any\s+(?:of\s+the\s+)?stocks?\s+mentioned\b|"
+    r"\bhas\s+a\s+disclosure\s+policy\b", re.IGNORECASE)
 # What prompts are about (subscriptions, cookies, advertising, copyright, signing up, logging in) is also
 # what news is written about ("the service raises the price of its subscription", "an admission of copyright
 # infringement"): such a word marks a prompt only among the first four words of a sentence ("Abonner på …",
@@ -862,7 +883,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "date"
         elif (n_words <= SHORT and _CREDIT.search(paragraph)) or (n_words <= BYLINE_WORDS and _BYLINE.match(paragraph)):
             reason = "credit"
-        elif n_words <= SHORT and _is_boilerplate(paragraph):
+        elif (n_words <= SHORT and _is_boilerplate(paragraph)) or (n_words <= LEGAL_WORDS and _DISCLOSURE.search(paragraph)):
             reason = "boilerplate"
         elif index in menu or (n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75):
             reason = "links"
