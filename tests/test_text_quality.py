@@ -1486,6 +1486,18 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Have thoughtful insights on Wall Street's gender gap? Please share your comments.", True),
     ("The company asked users to download the app again after the update.", False),
     ("Hun ba vennene fortelle hva de tenkte om forslaget.", False),
+    ("To have your say on this or any other issue visit www.independent.co.uk/IoSblogs", True),
+    ("| Want to submit a story? |", True),
+    ("News Your Way: Get KHOU.com headlines delivered to your favorite RSS reader.", True),
+    ("Klicken Sie hier, um weitere aktuelle Nachrichten zum Unternehmen zu finden:", True),
+    ("Test your tennis knowledge and win...", True),
+    ("Avg Rating Not yet rated", True), ("DID YOU ENJOY THIS ARTICLE", True),
+    ("Previous story: Sports Sunflashes", True), ("Neste sak: Brann vant igjen", True),
+    ("Reproduction or reuse prohibited without written consent from PittsburghLIVE.", True),
+    ("this screen are expressly prohibited without the written consent of", True),
+    ("No part of this site should be used in any other media without prior permission.", True),
+    ("The students were asked to test their knowledge of the new rules before the exam.", False),
+    ("Next year the council will rate each school on its results.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

@@ -229,7 +229,18 @@ _BOILERPLATE = re.compile(
     r"^\W*(?:download|get)\s+(?:the|our)\s+(?:[\w-]+\s+){0,3}app\b|^\W*last\s+ned\s+(?:appen|[\w-]+-appen)\b|"
     r"\bkeep\s+an\s+eye\s+on\s+your\s+inbox\b|\berror\s+processing\s+your\s+subscription\b|"
     r"\bshare\s+it\s+with\s+a\s+friend\b|^\W*tell\s+us\s+what\s+you\s+think\b|"
-    r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|"
+    r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|^\W*to\s+have\s+your\s+say\b|\bsubmit\s+a\s+story\b|"
+    r"\bRSS\s+reader\b|\bklicken\s+sie\s+hier\b|\bklikk\s+her\b|^\W*test\s+your\s+(?:\w+\s+){0,2}knowledge\b|"
+    # a rating widget: "Avg Rating Not yet rated", "DID YOU ENJOY THIS ARTICLE", "Print 0 Ratings | Rate It:"
+    r"\bavg\.?\s+rating\b|\bnot\s+yet\s+rated\b|\bdid\s+you\s+enjoy\s+this\s+(?:article|story)\b|"
+    r"\brate\s+(?:it|this\s+(?:article|story))\s*:|"
+    # the story before or after this one: "Previous story: Sports Sunflashes", "Previous: Out on a High Note |"
+    r"^\W*(?:previous|next)(?:\s+(?:story|article|post))?\s*:\s*\S|^\W*(?:forrige|neste)\s+(?:sak|artikkel)\s*:\s*\S|"
+    # a notice that the page may not be copied: "Reproduction or reuse prohibited without written consent from
+    # PittsburghLIVE.", "No part of this site should be used in any other media without prior permission."
+    r"\b(?:republication|redissemination|reproduction|reuse|redistribution)\b[^.]{0,80}?\b(?:prohibited|without\s+"
+    r"(?:the\s+)?(?:prior\s+)?(?:express\s+)?(?:written\s+)?(?:consent|permission))\b|\bexpressly\s+prohibited\s+without\b|"
+    r"\bno\s+part\s+of\s+this\s+(?:site|website|publication|screen)\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
@@ -609,7 +620,7 @@ def _prune_nested_articles(tree) -> None:
 
 
 # What a line that dates the page holds besides its date: labels, weekdays, months, times and zones.
-_DATE_LABELS = r"publisert|oppdatert|endret|published|updated|posted|stand"
+_DATE_LABELS = r"publisert|oppdatert|endret|published|updated|posted|transmitted|stand"
 _DATE_LABEL = re.compile(r"\b(" + _DATE_LABELS + r")\b", re.IGNORECASE)
 _DATE_LINE_WORDS = re.compile(
     r"\b(?:" + _DATE_LABELS + "|" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|"
