@@ -1498,6 +1498,12 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("No part of this site should be used in any other media without prior permission.", True),
     ("The students were asked to test their knowledge of the new rules before the exam.", False),
     ("Next year the council will rate each school on its results.", False),
+    ("Talkbacks for this article: 28", True), ("Place a classified", True), ("Stock Trading Contest. Join Today.", True),
+    ("Please support local business!", True), ("» VIEW FEATURED GALLERY", True), ("Se alle bildene", True),
+    ("Breaking News:", True), ("/ Wind: 13 Km/h / Humidity: 68 %", True),
+    ("Tuesday, January 15, 2008 Weather: Hi: 7°C / Lw: 4°C", True),
+    ("The wind picked up in the afternoon, and the ferry was cancelled.", False),
+    ("Breaking news is what the channel was built for, its director said.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter
