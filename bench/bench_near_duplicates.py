@@ -45,7 +45,7 @@ def _edition(url: str) -> str:
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     clock = time.perf_counter()
-    import warc2corpus.store.near_duplicates  # noqa: F401  (once per process: datasketch, numpy, scipy)
+    import warc2corpus.store.near_duplicates  # noqa: F401  (once per process: numpy)
     imported = time.perf_counter() - clock
     pages = load_pages(samples_dir())
     timed: list[tuple[float, dict]] = []

@@ -228,6 +228,32 @@ def test_signatures_are_seeded_not_random():
     assert len(runs) == 1
 
 
+def test_the_signature_is_datasketchs_minhash_value_for_value():
+    """text/minhash.py computes datasketch 2.0.0's MinHash (scheme affine32, seed 1) itself: the same values
+    for empty, single, small and large sets of shingles of every length, so that signatures stored before stay
+    comparable; and signing imports neither datasketch nor scipy."""
+    import random
+    import subprocess
+    import sys
+
+    import numpy as np
+    from datasketch import MinHash
+
+    template = MinHash(num_perm=minhash.NUM_PERM, seed=minhash.SEED, scheme="affine32")
+    generator = random.Random(7)
+    for size in [0, 1, 2, 3, 10, 100, 1000, 4000] * 12:
+        shingles = {generator.randbytes(generator.randint(0, 60)) for _ in range(size)}
+        expected = MinHash(num_perm=minhash.NUM_PERM, seed=minhash.SEED, scheme="affine32",
+                           permutations=template.permutations)
+        expected.update_batch(list(shingles))
+        got = minhash.signature(shingles)
+        assert got.dtype == np.dtype("<u4") and np.array_equal(got, expected.hashvalues.astype("<u4")), size
+    program = ("import sys; from warc2corpus.text import minhash as n; n.signature(n.shingles('a b c d e f'.split())); "
+               "print(sorted(m for m in sys.modules if m.split('.')[0] in ('datasketch', 'scipy')))")
+    assert subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          check=True).stdout.strip() == "[]"
+
+
 def test_labelled_pairs_precision_and_recall(samples):
     """The figures the README states, on the labelled pairs built from real pages."""
     result = near_duplicates_eval.evaluate(near_duplicates_eval.labelled_pairs(samples))
