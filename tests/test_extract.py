@@ -678,7 +678,7 @@ def test_a_layout_table_is_read_as_blocks_and_a_table_of_data_as_rows():
                                   "29 December, 2007", "Friday, 18 January, 2008", "January 6th, 2008",
                                   "Sunday, January 6, 2008; Page A04", "3:47 PM", "01/09 18:48:47 ET",
                                   "| Posted: 6:12 PM Dec 30, 2007 Last Updated: 6:10 PM Dec 31, 2007 | |",
-                                  "Transmitted Friday, January 18, 2008"])
+                                  "Transmitted Friday, January 18, 2008", "Last modified: January 10. 2008 12:00AM"])
 def test_a_line_that_only_dates_the_page_is_dropped(line):
     """The page's date is the document's; on a line of its own in the text it is noise in every count."""
     dropped: Counter = Counter()

@@ -1504,6 +1504,9 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Tuesday, January 15, 2008 Weather: Hi: 7°C / Lw: 4°C", True),
     ("The wind picked up in the afternoon, and the ferry was cancelled.", False),
     ("Breaking news is what the channel was built for, its director said.", False),
+    ("Next in Top News:", True), ("Font:", True), ("| By Chris Georg 22:17, January 11th 2008 | 4 votes Recommend |", True),
+    ("This material may not be reproduced, redistributed, or manipulated in any form.", True),
+    ("The documents may not be published before the trial, the judge ruled.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

@@ -193,7 +193,7 @@ _BOILERPLATE = re.compile(
     # "| Category : India |"
     r"^\W*(?:tags?|topics?|filed\s+under|categor(?:y|ies)|keywords|emneord|stikkord)\s*:\s*\S|"
     # a label alone: over a list of links, or the page's controls
-    r"^(related|see also|also|more about|font size|text size|breaking news|previous (?:story|article)|"
+    r"^(related|see also|also|more about|font|font size|text size|breaking news|previous (?:story|article)|"
     r"next (?:story|article)|forrige (?:sak|artikkel)|neste (?:sak|artikkel)|skriftstørrelse)\s*:?$|"
     r"^(?:full|view)\s+profile\W*$|"  # an author box's link: "Full profile →"
     r"^send this (?:article|story) to (?:a )?friends?\b|^send this (?:article|story|page)\s*:?$|"
@@ -239,12 +239,13 @@ _BOILERPLATE = re.compile(
     r"\bavg\.?\s+rating\b|\bnot\s+yet\s+rated\b|\bdid\s+you\s+enjoy\s+this\s+(?:article|story)\b|"
     r"\brate\s+(?:it|this\s+(?:article|story))\s*:|"
     # the story before or after this one: "Previous story: Sports Sunflashes", "Previous: Out on a High Note |"
-    r"^\W*(?:previous|next)(?:\s+(?:story|article|post))?\s*:\s*\S|^\W*(?:forrige|neste)\s+(?:sak|artikkel)\s*:\s*\S|"
+    r"^\W*(?:previous|next)(?:\s+(?:story|article|post)|\s+in\s+\w+(?:\s+\w+)?)?\s*:\s*\S|^\W*next\s+in\s+\w+(?:\s+\w+)?\s*:\s*$|^\W*(?:forrige|neste)\s+(?:sak|artikkel)\s*:\s*\S|"
     # a notice that the page may not be copied: "Reproduction or reuse prohibited without written consent from
     # PittsburghLIVE.", "No part of this site should be used in any other media without prior permission."
     r"\b(?:republication|redissemination|reproduction|reuse|redistribution)\b[^.]{0,80}?\b(?:prohibited|without\s+"
     r"(?:the\s+)?(?:prior\s+)?(?:express\s+)?(?:written\s+)?(?:consent|permission))\b|\bexpressly\s+prohibited\s+without\b|"
     r"\bno\s+part\s+of\s+this\s+(?:site|website|publication|screen)\b|"
+    r"\bthis\s+(?:material|content|article|story)\s+may\s+not\s+be\s+(?:published|reproduced|rewritten|redistributed)\b|\b\d+\s+votes?\s+recommend\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
@@ -624,7 +625,7 @@ def _prune_nested_articles(tree) -> None:
 
 
 # What a line that dates the page holds besides its date: labels, weekdays, months, times and zones.
-_DATE_LABELS = r"publisert|oppdatert|endret|published|updated|posted|transmitted|stand"
+_DATE_LABELS = r"publisert|oppdatert|endret|published|updated|modified|posted|transmitted|stand"
 _DATE_LABEL = re.compile(r"\b(" + _DATE_LABELS + r")\b", re.IGNORECASE)
 _DATE_LINE_WORDS = re.compile(
     r"\b(?:" + _DATE_LABELS + "|" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|"
