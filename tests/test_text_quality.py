@@ -741,6 +741,16 @@ def test_a_legal_notice_in_two_lines_side_by_side_goes_and_one_kind_alone_stays(
     assert not dropped
 
 
+def test_a_legal_notice_above_the_layout_rows_that_end_the_text_goes():
+    """The rows of a layout table below the notice (which go as ``layout``) do not hide it, however long."""
+    rows = ["| | All external sites will open in a new browser. Fjordvik Avis does not endorse external sites. |",
+            "| | | |"]
+    terms, privacy = "Terms under which this service is provided to you.", "Read our privacy guidelines. Contact us."
+    dropped = Counter()
+    assert extract.clean_paragraphs([*STORY, terms, privacy, *rows], title=None, anchors=set(), dropped=dropped) == STORY
+    assert dropped["legal"] == 2
+
+
 def test_a_sign_off_within_the_text_stays():
     """A sentence that reads as a sign-off stays where the story goes on after it (a story about a trade mark)."""
     paragraphs = [*STORY[:2], "Kiwi is a registered trademark of NorgesGruppen, the court found.", *MORE]

@@ -820,8 +820,8 @@ def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
     """The paragraphs at the text's end that are a site's legal notice (``legal``, see _LEGAL_KINDS: two
     kinds in one paragraph, or one in each of two paragraphs side by side, "Terms under which this service
     is provided to you." above "Read our privacy guidelines.") or the story's sign-off (``sign_off``, see
-    _SIGN_OFF), by index: read from the end, past lines of END_HEADING_WORDS words at most, to the first
-    longer paragraph that is neither."""
+    _SIGN_OFF), by index: read from the end, past lines of END_HEADING_WORDS words at most and a layout
+    table's rows (which go as ``layout``), to the first longer paragraph that is neither."""
     def kinds(index: int) -> set[str]:
         if not 0 <= index < len(paragraphs) or len(paragraphs[index].split()) > LEGAL_WORDS \
                 or not _SITE_VOICE.search(paragraphs[index]):
@@ -837,7 +837,7 @@ def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
             found[index] = "legal"
         elif n_words <= LEGAL_WORDS and _SIGN_OFF.search(paragraph):
             found[index] = "sign_off"
-        elif n_words > END_HEADING_WORDS:
+        elif n_words > END_HEADING_WORDS and not _is_layout_row(paragraph):
             break
     return found
 
