@@ -231,10 +231,6 @@ _BOILERPLATE = re.compile(
     r"\bshare\s+it\s+with\s+a\s+friend\b|^\W*tell\s+us\s+what\s+you\s+think\b|"
     r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|^\W*to\s+have\s+your\s+say\b|\bsubmit\s+a\s+story\b|"
     r"\bRSS\s+reader\b|\bklicken\s+sie\s+hier\b|\bklikk\s+her\b|^\W*test\s+your\s+(?:\w+\s+){0,2}knowledge\b|"
-    # a link to the story's pictures, graphics or poll: "Gallery: Top 10 worst hurricanes", "Interactive: Safety Tips",
-    # "QUICKVOTE"; another section's box: "Also in Lifestyle", "MORE IN SCIENCE"
-    r"^\W*(?:gallery|interactive|slideshow|video|audio|graphic|timeline)\s*:(?:\s*\S+){1,7}\s*$|"
-    r"^\W*quick\s*vote\W*$|^\W*(?:also|more)\s+in\s+\w+(?:\s+\w+)?\W*$|\bsend\s+us\s+your\s+(?:\w+\s+)?stories\b|"
     r"^\W*talkbacks?\b|^\W*place\s+an?\s+(?:classified|ad)\b|\bjoin\s+today\b|^\W*please\s+support\s+(?:local|our)\b|"
     r"^\W*(?:view|see)\s+(?:the\s+)?(?:featured\s+)?(?:photo\s+)?gallery\b|^\W*se\s+(?:alle\s+)?bildene\b|"
     # a weather box: "Tuesday, January 15, 2008 Weather: Hi: 7°C / Lw: 4°C", "/ Wind: 13 Km/h / Humidity: 68 %"
