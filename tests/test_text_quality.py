@@ -720,6 +720,8 @@ def test_a_sites_legal_notice_or_a_storys_sign_off_at_the_end_of_the_text_goes(l
     ("Rich Smith has no position in any stocks mentioned. The Motley Fool has a disclosure policy.", True),
     ("The agency earns a commission on every ticket it sells, the report found, and pays its staff little.", False),
     ("The commission will publish its report in March, and we will cover it then.", False),
+    ("Amazon cut its affiliate commission rates for many product categories this spring.", False),
+    ("We will get a commission report next week, the minister told parliament.", False),
 ])
 def test_a_sites_disclosure_goes_wherever_it_stands(paragraph, dropped):
     """That the site earns from its links, or what its writers hold: boilerplate within the text too, in a
@@ -1517,6 +1519,14 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Next in Top News:", True), ("Font:", True), ("| By Chris Georg 22:17, January 11th 2008 | 4 votes Recommend |", True),
     ("This material may not be reproduced, redistributed, or manipulated in any form.", True),
     ("The documents may not be published before the trial, the judge ruled.", False),
+    # news about the same things
+    ("The eclipse is best viewed with binoculars from the hilltop, astronomers said.", False),
+    ("Thousands are expected to join today's march through the city centre.", False),
+    ("Google shut down its RSS reader in 2013, and many users never came back.", False),
+    ("The game requires the latest Flash Player, the developer said.", False),
+    ("Reproduction of the painting without permission is illegal, the museum said.", False),
+    ("Windows runs older programs in compatibility mode, Microsoft said.", False),
+    ("Journalists were asked to submit a story about the flood by noon.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

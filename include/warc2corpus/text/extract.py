@@ -34,9 +34,9 @@ paragraph that is almost all link text: teasers, "read more" lists, a menu's row
 "Av Kari Hansen og Ola Nordmann"; the page's metadata gives the author; an agency or a staff writer alone:
 "Associated Press", "Staff and agencies", "Washington Post Staff Writer", "Brought to you by AAP"),
 ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags:
-…", "Filed Under: …", a reading time, a tip line, the site's notes on browsers, feeds, its app and advertising, its
-disclosures of any length up to 80 words — "we may receive a small commission", "Disclosure: …" —, and subscription, cookie, advertising, copyright, sign-up
-and log-in prompts, which name their subject early in a sentence or speak to the reader: a news sentence about
+…", "Filed Under: …", a reading time, a tip line, the site's notes on browsers, feeds, its app and
+advertising, its disclosures up to 80 words long — "we may receive a small commission", "Disclosure: …" —,
+and subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject early in a sentence or speak to the reader: a news sentence about
 a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first fifty
 words and with less text after it than before, or after it comments signed with a name and a place, and
@@ -216,22 +216,23 @@ _BOILERPLATE = re.compile(
     # the site's notes on browsers, feeds and advertising: "This site is best viewed with Internet Explorer 6.0
     # or higher", "This content requires the latest Adobe Flash Player", "RSS allows you to subscribe …", "Add
     # news headlines and more to your Google or Yahoo! homepages", "Contact our advertising team …"
-    r"\bbest\s+viewed\s+(?:with|in|using|at)\b|\bvises\s+best\s+(?:i|med)\b|"
-    r"\brequires?\s+(?:the\s+)?(?:latest\s+)?(?:version\s+of\s+)?(?:the\s+)?(?:adobe\s+)?flash\s+player\b|"
-    r"\bbrowser\s+with\s+javascript\s+enabled\b|"
+    r"\b(?:site|page|website)\s+is\s+best\s+viewed\b|^\W*best\s+viewed\s+(?:with|in|using|at)\b|"
+    r"\b(?:siden|nettstedet|nettsiden)\s+vises\s+best\b|\bthis\s+(?:content|video|site|page|feature)\s+requires\b"
+    r"[^.]{0,40}\bflash\b|\bbrowser\s+with\s+javascript\s+enabled\b|"
     r"^\W*RSS\s+(?:feeds?\s+)?(?:allows?|lets?)\b|\badd\s+(?:news\s+)?headlines\s+(?:and\s+more\s+)?to\s+your\b|"
     r"\b(?:contact|call|e-?mail)\s+our\s+advertising\b|\badvertise\s+with\s+us\b|\bannonser\s+hos\s+oss\b|"
     r"^\W*advertise\s+(?:on|in)\b|\bcomments?,\s+write\s+to\b|"
-    r"\busing\s+a\s+browser\s+version\b|\bup\s+to\s+date\s+browser\b|\bcompatibility\s+mode\b|"
-    r"\bthe\s+site\s+without\s+styles\b|\b(?:upgrade|update)\s+your\s+browser\b|\boutdated\s+browser\b|"
+    r"\byou\s+are\s+using\s+an?\s+(?:browser\s+version|outdated\s+browser)\b|\bup\s+to\s+date\s+browser\b|"
+    r"\bturn\s+off\s+compatibility\s+mode\b|\bthe\s+site\s+without\s+styles\b|\b(?:upgrade|update)\s+your\s+browser\b|"
     # the site's app and newsletter, and prompts to pass the story on or to write in: "Download the CBS Sports App
     # today …", "Keep an eye on your inbox …", "Like this story? Share it with a friend!", "Tell us what YOU think"
     r"^\W*(?:download|get)\s+(?:the|our)\s+(?:[\w-]+\s+){0,3}app\b|^\W*last\s+ned\s+(?:appen|[\w-]+-appen)\b|"
     r"\bkeep\s+an\s+eye\s+on\s+your\s+inbox\b|\berror\s+processing\s+your\s+subscription\b|"
     r"\bshare\s+it\s+with\s+a\s+friend\b|^\W*tell\s+us\s+what\s+you\s+think\b|"
-    r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|^\W*to\s+have\s+your\s+say\b|\bsubmit\s+a\s+story\b|"
-    r"\bRSS\s+reader\b|\bklicken\s+sie\s+hier\b|\bklikk\s+her\b|^\W*test\s+your\s+(?:\w+\s+){0,2}knowledge\b|"
-    r"^\W*talkbacks?\b|^\W*place\s+an?\s+(?:classified|ad)\b|\bjoin\s+today\b|^\W*please\s+support\s+(?:local|our)\b|"
+    r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|^\W*to\s+have\s+your\s+say\b|"
+    r"^\W*(?:want\s+to\s+)?submit\s+a\s+story\b|\byour\s+(?:favou?rite\s+)?RSS\s+reader\b|\bklicken\s+sie\s+hier\b|\bklikk\s+her\b|^\W*test\s+your\s+(?:\w+\s+){0,2}knowledge\b|"
+    r"^\W*talkbacks?\b|^\W*place\s+an?\s+(?:classified|ad)\b|\bjoin\s+today\s*[.!]?\s*$|"
+    r"^\W*please\s+support\s+(?:local\s+business(?:es)?|our\s+(?:advertisers|sponsors))\b|"
     r"^\W*(?:view|see)\s+(?:the\s+)?(?:featured\s+)?(?:photo\s+)?gallery\b|^\W*se\s+(?:alle\s+)?bildene\b|"
     # a weather box: "Tuesday, January 15, 2008 Weather: Hi: 7°C / Lw: 4°C", "/ Wind: 13 Km/h / Humidity: 68 %"
     r"\b(?:humidity|wind)\s*:\s*\d|\bweather\s*:\s*(?:hi|high)\b|"
@@ -239,13 +240,15 @@ _BOILERPLATE = re.compile(
     r"\bavg\.?\s+rating\b|\bnot\s+yet\s+rated\b|\bdid\s+you\s+enjoy\s+this\s+(?:article|story)\b|"
     r"\brate\s+(?:it|this\s+(?:article|story))\s*:|"
     # the story before or after this one: "Previous story: Sports Sunflashes", "Previous: Out on a High Note |"
-    r"^\W*(?:previous|next)(?:\s+(?:story|article|post)|\s+in\s+\w+(?:\s+\w+)?)?\s*:\s*\S|^\W*next\s+in\s+\w+(?:\s+\w+)?\s*:\s*$|^\W*(?:forrige|neste)\s+(?:sak|artikkel)\s*:\s*\S|"
+    r"^\W*(?:previous|next)\s+(?:story|article|post)\s*:\s*\S|^\W*previous\s*:\s*\S|"
+    r"^\W*next\s+in\s+\w+(?:\s+\w+)?\s*:\s*$|^\W*(?:forrige|neste)\s+(?:sak|artikkel)\s*:\s*\S|"
     # a notice that the page may not be copied: "Reproduction or reuse prohibited without written consent from
     # PittsburghLIVE.", "No part of this site should be used in any other media without prior permission."
-    r"\b(?:republication|redissemination|reproduction|reuse|redistribution)\b[^.]{0,80}?\b(?:prohibited|without\s+"
-    r"(?:the\s+)?(?:prior\s+)?(?:express\s+)?(?:written\s+)?(?:consent|permission))\b|\bexpressly\s+prohibited\s+without\b|"
+    r"^\W*(?:reproduction|republication|redistribution|reuse)\b[^.]{0,60}?\bprohibited\b|\bredissemination\b|"
+    r"\bexpressly\s+prohibited\s+without\s+the\s+(?:prior\s+)?written\s+consent\b|"
     r"\bno\s+part\s+of\s+this\s+(?:site|website|publication|screen)\b|"
-    r"\bthis\s+(?:material|content|article|story)\s+may\s+not\s+be\s+(?:published|reproduced|rewritten|redistributed)\b|\b\d+\s+votes?\s+recommend\b|"
+    r"\bthis\s+(?:material|content|article|story)\s+may\s+not\s+be\s+(?:published|reproduced|rewritten|redistributed)\b|"
+    r"\b\d+\s+votes?\s+recommend\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
@@ -255,8 +258,9 @@ _BOILERPLATE = re.compile(
 # CoinDesk is a subsidiary of …", "Rich Smith has no position in any stocks mentioned. The Motley Fool has a
 # disclosure policy.").
 _DISCLOSURE = re.compile(
-    r"\b(?:we|us|our)\b[^.!?]{0,80}\b(?:earn|receive|get|make)\s+(?:us\s+)?(?:a\s+|an\s+)?(?:small\s+)?"
-    r"(?:affiliate\s+)?commission\b|\baffiliate\s+(?:links?|commission)\b|"
+    r"\b(?:we|us)\b[^.!?]{0,60}\b(?:may|might|could|can)\s+(?:earn|receive|get|make)\s+(?:us\s+)?(?:a\s+|an\s+)?"
+    r"(?:small\s+)?(?:affiliate\s+)?commission\b|\bmay\s+earn\s+an?\s+affiliate\s+commission\b|"
+    r"\b(?:contains?|includes?|uses?)\s+affiliate\s+links?\b|"
     r"\b(?:annonselenker|reklamelenker|affiliatelenker|affiliate-lenker)\b|"
     r"^\W*disclosure\s*:|\bhas\s+no\s+position\s+in\s+any\s+(?:of\s+the\s+)?stocks?\s+mentioned\b|"
     r"\bhas\s+a\s+disclosure\s+policy\b", re.IGNORECASE)
@@ -314,8 +318,8 @@ HEAD_SENTENCE_WORDS = 8
 # you by AAP", "Associated Press" alone): where in print it first appeared or how long it is there ("This article was
 # originally published on page 28 of The Sunday Tribune …", "The article originally appeared in the February
 # issue of Seattle Magazine.", "The full article contains 283 words and appears in …"), where its information
-# came from, a trademark line ("icScotland™ is a trade mark of …"), that it came from the wire unedited. Not a note that another site published it
-# first ("This article was originally published by Futurism.") or that it was updated, which the benchmark's
+# came from, a trademark line ("icScotland™ is a trade mark of …"), that it came from the wire unedited. Not a
+# note that another site published it first ("This article was originally published by Futurism.") or that it was updated, which the benchmark's
 # truths keep, nor the writer's address, "… can be reached at …" or "… contributed to this report", which
 # some sites' truths keep and others' not.
 _SIGN_OFF = re.compile(r"""^\W*(?:
@@ -899,7 +903,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "date"
         elif (n_words <= SHORT and _CREDIT.search(paragraph)) or (n_words <= BYLINE_WORDS and _BYLINE.match(paragraph)):
             reason = "credit"
-        elif (n_words <= SHORT and _is_boilerplate(paragraph)) or (n_words <= LEGAL_WORDS and _DISCLOSURE.search(paragraph)):
+        elif (n_words <= SHORT and _is_boilerplate(paragraph)) \
+                or (n_words <= LEGAL_WORDS and _DISCLOSURE.search(paragraph)):
             reason = "boilerplate"
         elif index in menu or (n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75):
             reason = "links"
