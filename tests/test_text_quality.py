@@ -1527,6 +1527,11 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Reproduction of the painting without permission is illegal, the museum said.", False),
     ("Windows runs older programs in compatibility mode, Microsoft said.", False),
     ("Journalists were asked to submit a story about the flood by noon.", False),
+    ("The new Porsche Panamera is the best-handling big sedan in the world. Photos", True),
+    ("For more stories like this, check our news page.", True), ("Our Standards: The Thomson Reuters Trust Principles.", True),
+    ("Tell us your favourite children's television programme ever", True), ("CLICK FOR PRIZE DRAW", True),
+    ("'Tell us your secret,' the officer said, and she did.", False),
+    ("The police released the photos on Monday, and the family shared a video.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

@@ -231,6 +231,11 @@ _BOILERPLATE = re.compile(
     r"\bshare\s+it\s+with\s+a\s+friend\b|^\W*tell\s+us\s+what\s+you\s+think\b|"
     r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|^\W*to\s+have\s+your\s+say\b|"
     r"^\W*(?:want\s+to\s+)?submit\s+a\s+story\b|\byour\s+(?:favou?rite\s+)?RSS\s+reader\b|\bklicken\s+sie\s+hier\b|\bklikk\s+her\b|^\W*test\s+your\s+(?:\w+\s+){0,2}knowledge\b|"
+    # a teaser's blurb with its gallery's link: "The new Porsche Panamera is the best-handling big sedan in the world.
+    # Photos"; the site's pointers and prompts: "For more stories like this, check our news page.", "Our Standards:
+    # The Thomson Reuters Trust Principles.", "Tell us your favourite …", "CLICK FOR PRIZE DRAW"
+    r"[.!?\"”]\s+(?:\w+\s+)?(?:photos|video|gallery)\s*$|\bfor\s+more\s+stories\s+like\s+this\b|^\W*our\s+standards\s*:|"
+    r"^\W*tell\s+us\s+your\s+(?:favou?rite|views?|thoughts|opinions?)\b|^\W*click\s+for\b|"
     r"^\W*talkbacks?\b|^\W*place\s+an?\s+(?:classified|ad)\b|\bjoin\s+today\s*[.!]?\s*$|"
     r"^\W*please\s+support\s+(?:local\s+business(?:es)?|our\s+(?:advertisers|sponsors))\b|"
     r"^\W*(?:view|see)\s+(?:the\s+)?(?:featured\s+)?(?:photo\s+)?gallery\b|^\W*se\s+(?:alle\s+)?bildene\b|"
