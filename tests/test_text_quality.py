@@ -1532,6 +1532,12 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Tell us your favourite children's television programme ever", True), ("CLICK FOR PRIZE DRAW", True),
     ("'Tell us your secret,' the officer said, and she did.", False),
     ("The police released the photos on Monday, and the family shared a video.", False),
+    ("We'll begin emailing you updates about %gameName%.", True), ("Hei {{ user.name }}, velkommen tilbake!", True),
+    ("Fears for sugarcane crop after Cyclone Debbie1:21", True), ("Get the latest Microsoft stock price here.", True),
+    ("Last 5 posts by Jason Ditz", True), ("*Stock Advisor returns as of April 3, 2017.", True),
+    ("To view this video you need to have JavaScript enabled.", True),
+    ("The ferry left at 10:15 and arrived in Nesøy at 11:40.", False),
+    ("Turnout rose to 78 per cent, up from 71 per cent in 2019, the council said at 21:30", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

@@ -236,6 +236,12 @@ _BOILERPLATE = re.compile(
     # The Thomson Reuters Trust Principles.", "Tell us your favourite …", "CLICK FOR PRIZE DRAW"
     r"[.!?\"”]\s+(?:\w+\s+)?(?:photos|video|gallery)\s*$|\bfor\s+more\s+stories\s+like\s+this\b|^\W*our\s+standards\s*:|"
     r"^\W*tell\s+us\s+your\s+(?:favou?rite|views?|thoughts|opinions?)\b|^\W*click\s+for\b|"
+    # a template's variable the page never filled ("We'll begin emailing you updates about %gameName%."), a video's
+    # title with its length run on ("Fears for sugarcane crop after Cyclone Debbie1:21"), "Get the latest … here.",
+    # "Last 5 posts by …", "*Stock Advisor returns as of …", "you need to have JavaScript enabled"
+    r"%[A-Za-z]\w*%|\{\{\s*[\w.]+\s*\}\}|[^\W\d_]\d{1,2}:\d\d\s*$|^\W*get\s+the\s+latest\b[^.!?]{0,60}\bhere\W*$|"
+    r"^\W*(?:last|latest|recent)\s+\d+\s+(?:posts|articles|stories)\s+by\b|^\W*\*?\s*stock\s+advisor\s+returns\b|"
+    r"\byou\s+need\s+to\s+(?:have\s+)?(?:enable\s+)?javascript\b|\bjavascript\s+enabled\s+in\s+your\s+browser\b|"
     r"^\W*talkbacks?\b|^\W*place\s+an?\s+(?:classified|ad)\b|\bjoin\s+today\s*[.!]?\s*$|"
     r"^\W*please\s+support\s+(?:local\s+business(?:es)?|our\s+(?:advertisers|sponsors))\b|"
     r"^\W*(?:view|see)\s+(?:the\s+)?(?:featured\s+)?(?:photo\s+)?gallery\b|^\W*se\s+(?:alle\s+)?bildene\b|"
