@@ -1538,6 +1538,14 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("To view this video you need to have JavaScript enabled.", True),
     ("The ferry left at 10:15 and arrived in Nesøy at 11:40.", False),
     ("Turnout rose to 78 per cent, up from 71 per cent in 2019, the council said at 21:30", False),
+    ("Wie hat Ihnen dieser Artikel gefallen?", True), ("Hva synes du om artikkelen?", True),
+    ("Fehler gefunden? Jetzt melden.", True), ("Fant du en feil i saken? Meld fra her.", True),
+    ("Unabhängiger Journalismus braucht deine Unterstützung.", True), ("Støtt uavhengig journalistikk", True),
+    ("2 Wochen kostenlos testen", True), ("Push-varsler om de viktigste nyhetene", True),
+    ("Du musst dich EINLOGGEN um einen Kommentar abzugeben.", True), ("Popular on IndieWire", True),
+    ("Follow TechRadar on Google News and add us as a preferred source to get our expert news.", True),
+    ("The researchers found an error in the census data, the agency said on Monday.", False),
+    ("Independent journalism needs money, the committee's report concluded after a year of hearings.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter
