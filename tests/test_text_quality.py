@@ -289,7 +289,8 @@ def test_a_list_of_other_stories_is_cut_when_a_second_one_followed_it():
 @pytest.mark.parametrize("policy", [
     "The following are comments from the readers. In no way do they represent the view of the Herald.",
     "Comments are limited to 200 words or less.", "| Comment Blog - Note: All Comments Subject To Approval | |",
-    "Comment posters are responsible for the opinions they express and the accuracy of the information they provide."])
+    "Comment posters are responsible for the opinions they express and the accuracy of the information they provide.",
+    "NOTE: Please post your comments regarding our articles using the above link. Be sure to use this article's title."])
 def test_the_rules_over_a_comment_section_end_the_text(policy):
     # the rules open the section as a heading does, but they are sentences, longer than a heading
     dropped = Counter()

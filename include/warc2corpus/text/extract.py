@@ -381,6 +381,7 @@ _COMMENT_POLICY = re.compile(r"""(?:
     | \bcomments?\s+subject\s+to\s+approval
     | \bcomment\s+(?:posters|writers|entries|rules|guidelines|policy)\b
     | \bthe\s+following\s+are\s+(?:readers'?\s+)?comments\b
+    | \bplease\s+post\s+your\s+comments\b
 )""", re.IGNORECASE | re.VERBOSE)
 COMMENT_POLICY_WORDS = 60   # ... a paragraph this long at most
 # The heading of a list of other stories ("Top stories", "Related Posts:", "You may also like", "Mest
