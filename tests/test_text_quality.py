@@ -1546,6 +1546,9 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Du musst dich EINLOGGEN um einen Kommentar abzugeben.", True), ("Popular on IndieWire", True),
     ("Follow TechRadar on Google News and add us as a preferred source to get our expert news.", True),
     ("The researchers found an error in the census data, the agency said on Monday.", False),
+    ("– Hva synes du om saken, Støre?", False), ("– Fant du en feil i regnskapet?", False),
+    ("Nutzer konnten sich am Montag nicht einloggen, teilte die Bank mit.", False),
+    ("Read it at https://example.com/a%E2%80%99b today.", False),
     ("Independent journalism needs money, the committee's report concluded after a year of hearings.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):

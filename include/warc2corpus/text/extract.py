@@ -239,19 +239,21 @@ _BOILERPLATE = re.compile(
     # a template's variable the page never filled ("We'll begin emailing you updates about %gameName%."), a video's
     # title with its length run on ("Fears for sugarcane crop after Cyclone Debbie1:21"), "Get the latest … here.",
     # "Last 5 posts by …", "*Stock Advisor returns as of …", "you need to have JavaScript enabled"
-    r"%[A-Za-z]\w*%|\{\{\s*[\w.]+\s*\}\}|[^\W\d_]\d{1,2}:\d\d\s*$|^\W*get\s+the\s+latest\b[^.!?]{0,60}\bhere\W*$|"
+    r"%[a-z][A-Za-z]{2,}%|\{\{\s*[\w.]+\s*\}\}|[^\W\d_]\d{1,2}:\d\d\s*$|^\W*get\s+the\s+latest\b[^.!?]{0,60}\bhere\W*$|"
     r"^\W*(?:last|latest|recent)\s+\d+\s+(?:posts|articles|stories)\s+by\b|^\W*\*?\s*stock\s+advisor\s+returns\b|"
     r"\byou\s+need\s+to\s+(?:have\s+)?(?:enable\s+)?javascript\b|\bjavascript\s+enabled\s+in\s+your\s+browser\b|"
     # a modern site's asks: how the reader liked the article, an error to report, support for its journalism, a
     # trial, push notices ("Wie hat Ihnen dieser Artikel gefallen?", "Fehler gefunden? Jetzt melden.", "Unabhängiger
     # Journalismus braucht deine Unterstützung.", "2 Wochen kostenlos testen"; and as Norwegian sites put them)
-    r"\bwie\s+hat\s+ihnen\s+dieser\s+artikel\s+gefallen\b|\bhva\s+(?:synes|syntes)\s+du\s+om\s+(?:denne\s+)?(?:saken|artikkelen)\b|"
+    r"\bwie\s+hat\s+ihnen\s+dieser\s+artikel\s+gefallen\b|^\s*hva\s+(?:synes|syntes)\s+du\s+om\s+(?:denne\s+)?(?:saken|artikkelen)\s*\?\s*$|"
     r"\bdid\s+you\s+(?:like|enjoy)\s+this\s+(?:article|story)\b|\bdurchschnittliche\s+bewertung\b|"
     r"^\W*enjoying\s+our\s+(?:latest\s+)?content\b|"
-    r"^\W*(?:fehler\s+gefunden|found\s+an?\s+(?:error|mistake|typo)|fant\s+du\s+en\s+feil|har\s+du\s+funnet\s+en\s+feil)\b|"
+    r"^\W*(?:fehler\s+gefunden|found\s+an?\s+(?:error|mistake|typo)\s+in\s+(?:this|the)\s+(?:article|story)|"
+    r"(?:fant\s+du|har\s+du\s+funnet)\s+en\s+feil\s+i\s+(?:saken|artikkelen))\b|"
     r"\b(?:unabhängiger|independent|uavhengig)\s+(?:journalismus|journalism|journalistikk)\s+(?:braucht|needs|trenger)\s+(?:deine|ihre|your|din)\b|"
     r"\bstøtt\s+(?:uavhengig\s+)?journalistikk\b|^\W*\d+\s+(?:wochen|tage|weeks|days|dager|uker)\s+(?:kostenlos|free|gratis)\b|"
-    r"^\W*push-?(?:nachrichten|varsler|notifications?)\b|\beinloggen\b|\badd\s+us\s+as\s+a\s+preferred\s+source\b|"
+    r"^\W*push-?(?:nachrichten|varsler|notifications?)\b|\beinloggen\b[^.!?]{0,40}\bkommentar|"
+    r"\badd\s+us\s+as\s+a\s+preferred\s+source\b|"
     r"^\W*popular\s+on\s+\w+\W*$|^\W*listen\s*:\s*https?://|"
     r"^\W*talkbacks?\b|^\W*place\s+an?\s+(?:classified|ad)\b|\bjoin\s+today\s*[.!]?\s*$|"
     r"^\W*please\s+support\s+(?:local\s+business(?:es)?|our\s+(?:advertisers|sponsors))\b|"
