@@ -1558,3 +1558,15 @@ def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     kept = extract.clean_paragraphs([paragraph], title=None, anchors=set(), dropped=reasons)
     assert (kept == []) is dropped
     assert reasons == (Counter(boilerplate=1) if dropped else Counter())
+
+
+def test_the_boilerplate_expression_factored_answers_as_written():
+    """extract._factored splits _BOILERPLATE in two faster expressions: the same answer on every phrase the
+    boilerplate tests use, and on the texts of this file's test site."""
+    phrases = [case[0] for case in test_boilerplate_topics_count_at_a_sentence_start.pytestmark[0].args[1]]
+    texts = phrases + STORY + MORE + BOILERPLATE + SERIES + [p for topic in TOPICS for p in article_paragraphs(topic)]
+    assert len(phrases) > 100
+    for text in texts:
+        written = bool(extract._BOILERPLATE.search(text))
+        factored = bool(extract._BOILERPLATE_AT_START.match(text) or extract._BOILERPLATE_ANYWHERE.search(text))
+        assert written == factored, text

@@ -276,6 +276,43 @@ _BOILERPLATE = re.compile(
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
+
+
+def _factored(pattern: re.Pattern) -> tuple[re.Pattern, re.Pattern]:
+    """The same test as one expression of many alternatives, in two that the engine runs far faster: the
+    alternatives anchored at the start (``^…``), tried once by ``match``, and the others with their
+    leading ``\\b`` factored out, so that a position inside a word is left at once instead of trying
+    every alternative there (on 6,646 short dev paragraphs 0.64 → 0.17 s; the same answer on all 15,358
+    of them and on every test's phrase)."""
+    alternatives, current, depth, in_class, i, text = [], [], 0, False, 0, pattern.pattern
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            current.append(text[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+        elif char == "|" and depth == 0:
+            alternatives.append("".join(current))
+            current = []
+            i += 1
+            continue
+        current.append(char)
+        i += 1
+    alternatives.append("".join(current))
+    at_start = [a[1:] for a in alternatives if a.startswith("^")]
+    in_words = [a[2:] for a in alternatives if a.startswith("\\b")]
+    others = [a for a in alternatives if not a.startswith(("^", "\\b"))]
+    anywhere = "|".join([r"\b(?:" + "|".join(in_words) + ")", *others])
+    return re.compile("|".join(at_start), pattern.flags), re.compile(anywhere, pattern.flags)
+
+
+_BOILERPLATE_AT_START, _BOILERPLATE_ANYWHERE = _factored(_BOILERPLATE)
 # A site's disclosure, in a paragraph of LEGAL_WORDS words at most wherever it stands: that it earns from the
 # links it gives ("If you click on one and buy the product we may receive a small commission", "Buying through
 # us may earn us a commission", "Artikkelen inneholder annonselenker"), or what its writers hold ("Disclosure:
@@ -704,7 +741,8 @@ def _is_sharing_row(paragraph: str) -> bool:
 
 
 def _is_boilerplate(paragraph: str) -> bool:
-    if _BOILERPLATE.search(paragraph) or (_ACCOUNT.search(paragraph) and _TO_THE_READER.search(paragraph)) \
+    if _BOILERPLATE_AT_START.match(paragraph) or _BOILERPLATE_ANYWHERE.search(paragraph) \
+            or (_ACCOUNT.search(paragraph) and _TO_THE_READER.search(paragraph)) \
             or _is_sharing_row(paragraph):
         return True
     return any(_BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
