@@ -254,9 +254,9 @@ def test_the_tokens_pattern_is_nb_tokenizers_gathered_by_first_letter():
     comes out as nb-tokenizer tokenizes it."""
     import re
 
-    abbreviations = [a for a in tokens._alternatives(nb_tokenizer.regex.pattern) if tokens._FIRST_LETTERS.fullmatch(a)]
+    abbreviations = [a for a in tokens.alternatives(nb_tokenizer.regex.pattern) if tokens._FIRST_LETTERS.fullmatch(a)]
     assert len(abbreviations) > 200
-    assert "|".join(tokens._alternatives(nb_tokenizer.regex.pattern)) == nb_tokenizer.regex.pattern
+    assert "|".join(tokens.alternatives(nb_tokenizer.regex.pattern)) == nb_tokenizer.regex.pattern
     examples = set()
     for alternative in abbreviations:
         # strings the alternative matches: classes by their first member, optional parts in and left out

@@ -36,8 +36,9 @@ paragraph that is almost all link text: teasers, "read more" lists, a menu's row
 ``boilerplate`` (short interface phrases and labels: newsletter, sharing, printing and mailing prompts, "Tags:
 …", "Filed Under: …", a reading time, a tip line, the site's notes on browsers, feeds, its app and
 advertising, its disclosures up to 80 words long — "we may receive a small commission", "Disclosure: …" —,
-and subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject early in a sentence or speak to the reader: a news sentence about
-a subscription's price stays), ``template`` (text the site's pages have in common, see ``template``),
+and subscription, cookie, advertising, copyright, sign-up and log-in prompts, which name their subject early in
+a sentence or speak to the reader: a news sentence about a subscription's price stays), ``template`` (text the
+site's pages have in common, see ``template``),
 ``comments`` (a comment section's heading, "2 comments", "Skriv en kommentar", after the article's first fifty
 words and with less text after it than before, or after it comments signed with a name and a place, and
 everything after it: readers' comments, which pages of the 2000s set below the story unmarked), ``related``
@@ -69,7 +70,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from warc2corpus.text import xpaths
+from warc2corpus.text import tokens, xpaths
 from warc2corpus.text.naturalness import DATE, MONTHS, is_table_row, table_cells
 
 log = logging.getLogger(__name__)
@@ -230,11 +231,13 @@ _BOILERPLATE = re.compile(
     r"\bkeep\s+an\s+eye\s+on\s+your\s+inbox\b|\berror\s+processing\s+your\s+subscription\b|"
     r"\bshare\s+it\s+with\s+a\s+friend\b|^\W*tell\s+us\s+what\s+you\s+think\b|"
     r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|^\W*to\s+have\s+your\s+say\b|"
-    r"^\W*(?:want\s+to\s+)?submit\s+a\s+story\b|\byour\s+(?:favou?rite\s+)?RSS\s+reader\b|\bklicken\s+sie\s+hier\b|\bklikk\s+her\b|^\W*test\s+your\s+(?:\w+\s+){0,2}knowledge\b|"
+    r"^\W*(?:want\s+to\s+)?submit\s+a\s+story\b|\byour\s+(?:favou?rite\s+)?RSS\s+reader\b|\bklicken\s+sie\s+hier\b|"
+    r"\bklikk\s+her\b|^\W*test\s+your\s+(?:\w+\s+){0,2}knowledge\b|"
     # a teaser's blurb with its gallery's link: "The new Porsche Panamera is the best-handling big sedan in the world.
     # Photos"; the site's pointers and prompts: "For more stories like this, check our news page.", "Our Standards:
     # The Thomson Reuters Trust Principles.", "Tell us your favourite …", "CLICK FOR PRIZE DRAW"
-    r"[.!?\"”]\s+(?:\w+\s+)?(?:photos|video|gallery)\s*$|\bfor\s+more\s+stories\s+like\s+this\b|^\W*our\s+standards\s*:|"
+    r"[.!?\"”]\s+(?:\w+\s+)?(?:photos|video|gallery)\s*$|\bfor\s+more\s+stories\s+like\s+this\b|"
+    r"^\W*our\s+standards\s*:|"
     r"^\W*tell\s+us\s+your\s+(?:favou?rite|views?|thoughts|opinions?)\b|^\W*click\s+for\b|"
     # a template's variable the page never filled ("We'll begin emailing you updates about %gameName%."), a video's
     # title with its length run on ("Fears for sugarcane crop after Cyclone Debbie1:21"), "Get the latest … here.",
@@ -245,13 +248,16 @@ _BOILERPLATE = re.compile(
     # a modern site's asks: how the reader liked the article, an error to report, support for its journalism, a
     # trial, push notices ("Wie hat Ihnen dieser Artikel gefallen?", "Fehler gefunden? Jetzt melden.", "Unabhängiger
     # Journalismus braucht deine Unterstützung.", "2 Wochen kostenlos testen"; and as Norwegian sites put them)
-    r"\bwie\s+hat\s+ihnen\s+dieser\s+artikel\s+gefallen\b|^\s*hva\s+(?:synes|syntes)\s+du\s+om\s+(?:denne\s+)?(?:saken|artikkelen)\s*\?\s*$|"
+    r"\bwie\s+hat\s+ihnen\s+dieser\s+artikel\s+gefallen\b|"
+    r"^\s*hva\s+(?:synes|syntes)\s+du\s+om\s+(?:denne\s+)?(?:saken|artikkelen)\s*\?\s*$|"
     r"\bdid\s+you\s+(?:like|enjoy)\s+this\s+(?:article|story)\b|\bdurchschnittliche\s+bewertung\b|"
     r"^\W*enjoying\s+our\s+(?:latest\s+)?content\b|"
     r"^\W*(?:fehler\s+gefunden|found\s+an?\s+(?:error|mistake|typo)\s+in\s+(?:this|the)\s+(?:article|story)|"
     r"(?:fant\s+du|har\s+du\s+funnet)\s+en\s+feil\s+i\s+(?:saken|artikkelen))\b|"
-    r"\b(?:unabhängiger|independent|uavhengig)\s+(?:journalismus|journalism|journalistikk)\s+(?:braucht|needs|trenger)\s+(?:deine|ihre|your|din)\b|"
-    r"\bstøtt\s+(?:uavhengig\s+)?journalistikk\b|^\W*\d+\s+(?:wochen|tage|weeks|days|dager|uker)\s+(?:kostenlos|free|gratis)\b|"
+    r"\b(?:unabhängiger|independent|uavhengig)\s+(?:journalismus|journalism|journalistikk)\s+"
+    r"(?:braucht|needs|trenger)\s+(?:deine|ihre|your|din)\b|"
+    r"\bstøtt\s+(?:uavhengig\s+)?journalistikk\b|"
+    r"^\W*\d+\s+(?:wochen|tage|weeks|days|dager|uker)\s+(?:kostenlos|free|gratis)\b|"
     r"^\W*push-?(?:nachrichten|varsler|notifications?)\b|\beinloggen\b[^.!?]{0,40}\bkommentar|"
     r"\badd\s+us\s+as\s+a\s+preferred\s+source\b|"
     r"^\W*popular\s+on\s+\w+\W*$|^\W*listen\s*:\s*https?://|"
@@ -271,7 +277,8 @@ _BOILERPLATE = re.compile(
     r"^\W*(?:reproduction|republication|redistribution|reuse)\b[^.]{0,60}?\bprohibited\b|\bredissemination\b|"
     r"\bexpressly\s+prohibited\s+without\s+the\s+(?:prior\s+)?written\s+consent\b|"
     r"\bno\s+part\s+of\s+this\s+(?:site|website|publication|screen)\b|"
-    r"\bthis\s+(?:material|content|article|story)\s+may\s+not\s+be\s+(?:published|reproduced|rewritten|redistributed)\b|"
+    r"\bthis\s+(?:material|content|article|story)\s+may\s+not\s+be\s+"
+    r"(?:published|reproduced|rewritten|redistributed)\b|"
     r"\b\d+\s+votes?\s+recommend\b|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
@@ -284,27 +291,7 @@ def _factored(pattern: re.Pattern) -> tuple[re.Pattern, re.Pattern]:
     leading ``\\b`` factored out, so that a position inside a word is left at once instead of trying
     every alternative there (on 6,646 short dev paragraphs 0.64 → 0.17 s; the same answer on all 15,358
     of them and on every test's phrase)."""
-    alternatives, current, depth, in_class, i, text = [], [], 0, False, 0, pattern.pattern
-    while i < len(text):
-        char = text[i]
-        if char == "\\":
-            current.append(text[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char in "()":
-            depth += 1 if char == "(" else -1
-        elif char == "|" and depth == 0:
-            alternatives.append("".join(current))
-            current = []
-            i += 1
-            continue
-        current.append(char)
-        i += 1
-    alternatives.append("".join(current))
+    alternatives = tokens.alternatives(pattern.pattern)
     at_start = [a[1:] for a in alternatives if a.startswith("^")]
     in_words = [a[2:] for a in alternatives if a.startswith("\\b")]
     others = [a for a in alternatives if not a.startswith(("^", "\\b"))]
@@ -313,6 +300,7 @@ def _factored(pattern: re.Pattern) -> tuple[re.Pattern, re.Pattern]:
 
 
 _BOILERPLATE_AT_START, _BOILERPLATE_ANYWHERE = _factored(_BOILERPLATE)
+
 # A site's disclosure, in a paragraph of LEGAL_WORDS words at most wherever it stands: that it earns from the
 # links it gives ("If you click on one and buy the product we may receive a small commission", "Buying through
 # us may earn us a commission", "Artikkelen inneholder annonselenker"), or what its writers hold ("Disclosure:
@@ -380,9 +368,9 @@ HEAD_SENTENCE_WORDS = 8
 # originally published on page 28 of The Sunday Tribune …", "The article originally appeared in the February
 # issue of Seattle Magazine.", "The full article contains 283 words and appears in …"), where its information
 # came from, a trademark line ("icScotland™ is a trade mark of …"), that it came from the wire unedited. Not a
-# note that another site published it first ("This article was originally published by Futurism.") or that it was updated, which the benchmark's
-# truths keep, nor the writer's address, "… can be reached at …" or "… contributed to this report", which
-# some sites' truths keep and others' not.
+# note that another site published it first ("This article was originally published by Futurism.") or that it
+# was updated, which the benchmark's truths keep, nor the writer's address, "… can be reached at …" or "…
+# contributed to this report", which some sites' truths keep and others' not.
 _SIGN_OFF = re.compile(r"""^\W*(?:
       (?:this|the)\s+(?:article|story|column|piece)\s+(?:was\s+)?(?:originally\s+|first\s+|also\s+)?
       (?:published|appeared|ran)\s+(?:on\s+page\s+\w+|in\s+(?:the\s+)?(?:\w+\s+){0,3}(?:issue|edition)\s+of)\b

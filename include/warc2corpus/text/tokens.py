@@ -7,9 +7,10 @@ import re
 import nb_tokenizer
 
 
-def _alternatives(pattern: str) -> list[str]:
-    """The top-level alternatives of a regular expression, in order."""
-    alternatives, current, depth, in_class, i = [], [], 0, False, 0
+def alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of a regular expression, in order (also how ``extract`` factors its
+    boilerplate expression)."""
+    parts, current, depth, in_class, i = [], [], 0, False, 0
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
@@ -23,14 +24,14 @@ def _alternatives(pattern: str) -> list[str]:
         elif char in "()":
             depth += 1 if char == "(" else -1
         elif char == "|" and depth == 0:
-            alternatives.append("".join(current))
+            parts.append("".join(current))
             current = []
             i += 1
             continue
         current.append(char)
         i += 1
-    alternatives.append("".join(current))
-    return alternatives
+    parts.append("".join(current))
+    return parts
 
 
 _FIRST_LETTERS = re.compile(r"(?:\[(\w+)\]|(\w))(?![?*+{])(.*)", re.DOTALL)
@@ -43,9 +44,9 @@ def by_first_letter(pattern: str) -> str:
     there instead of all of them (tokens 2.3x faster). The first alternative that matches is the same
     one: alternatives that start with different letters never match at the same place, and those that
     share one keep their order and stay before the rest."""
-    alternatives = _alternatives(pattern)
+    parts = alternatives(pattern)
     groups: dict[str, list[str]] = {}
-    for n, alternative in enumerate(alternatives):
+    for n, alternative in enumerate(parts):
         found = _FIRST_LETTERS.fullmatch(alternative)
         if not found:
             break
@@ -53,9 +54,9 @@ def by_first_letter(pattern: str) -> str:
         for first in letters or letter:
             groups.setdefault(first, []).append(rest)
     else:
-        n = len(alternatives)
+        n = len(parts)
     grouped = [f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in groups.items()]
-    return "|".join(grouped + alternatives[n:])
+    return "|".join(grouped + parts[n:])
 
 
 # Under IGNORECASE "a" and "A" would both match at one place, and gathering could reorder them.
