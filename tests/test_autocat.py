@@ -537,3 +537,12 @@ def test_the_latest_day_decides_and_a_dropped_declaration_goes_to_a_person():
     # a later day with only article pages and no evidence proves nothing
     later = autocat.assess_host([_host_page("front", 1, NAMED), _host_page("article", 5, SILENT)])
     assert later.status == "accepted"
+
+
+def test_a_declaration_after_an_included_document_is_read():
+    """A page stitched from several documents (a weather box's own <html> ... </html> first): libxml2 ends
+    the page at the first </html>; the walker reads on, as browsers do, to the footer's declaration."""
+    weather = "<html><head><title>Været</title></head><body><p>Oslo: 4 grader</p></body></html>\n"
+    page = weather + _front("<p>Ansvarlig redaktør: Kari Nordmann</p>")
+    result = autocat.score_page(page)
+    assert result.status == "accepted" and result.evidence["editors"] == ["Kari Nordmann"]

@@ -704,3 +704,20 @@ def test_a_sentence_the_page_shows_twice_is_kept_once():
     paragraphs = [lead, "Annonse", BODY[0], lead, "Annonse", "Laster inn innhold", "Laster inn innhold"]
     kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
     assert kept == [lead, BODY[0]] and dropped == {"repeated": 5}
+
+
+def test_a_page_stitched_from_several_documents_is_read_past_their_ends():
+    """A weather box's own document (<html> ... </html>) set above the story: libxml2 stops at its
+    </html> and the story was lost (a dev L3S-GN1 page, F1 0.013; a Big9 page whose ad was such a
+    document, 0.0); read as browsers read it, past the end tags, the story is there."""
+    story = " ".join(f"The council met on day {i} and voted to keep the ferry running through the winter."
+                     for i in range(1, 13))
+    weather = ("<html><head><title>Weather</title></head><body><table><tr><td>Bluefield, WV</td></tr>"
+               "<tr><td>Temperature: 25°</td></tr></table></body></html>\n")
+    page = (weather + "<!DOCTYPE html><html><head><title>Ferry stays</title></head><body><table><tr><td>"
+            f"<span class='brief'>{story}<br><br>{story}</span></td></tr></table></body></html>\n</html>\n")
+    tree = extract.parse(page)
+    assert "keep the ferry running" in tree.text_content()
+    result = extract.extract(page, "https://avis.example/ferry", naturalness=False)
+    assert "The council met on day 12" in " ".join(result.paragraphs)
+    assert extract.read_on("<p>a</p></BODY ></Html>\n<p>b</p>") == "<p>a</p>\n<p>b</p>"

@@ -70,12 +70,14 @@ def read(html: str, *, boilerplate_only: bool, tree=None) -> Page:
     import lxml.html
     from lxml import etree
 
+    from warc2corpus.text.extract import read_on
+
     page = Page()
     root = tree
     if root is None:
         parser = lxml.html.HTMLParser(recover=True, huge_tree=True, remove_comments=True, remove_pis=True)
         try:
-            root = lxml.html.document_fromstring(html, parser=parser)
+            root = lxml.html.document_fromstring(read_on(html), parser=parser)
         except (etree.ParserError, ValueError, TypeError) as exc:
             page.notes.append(f"unparsable HTML ({type(exc).__name__}); read as flat text")
             page.lines = _flat_lines(html)

@@ -139,13 +139,25 @@ def _loader():
     return utils.load_html
 
 
+# A page stitched together from several documents (a weather box's or an ad's own <html> ... </html> set
+# into a cell of the page) ends, for libxml2, at the first </body> or </html>: it drops what follows, the
+# article with it. An HTML5 parser, as browsers parse, ignores those end tags and reads on into the body;
+# without them libxml2 reads on too (a page with nothing after them parses as before).
+_DOCUMENT_END = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
+
+
+def read_on(html: str) -> str:
+    """The page without its </body> and </html> end tags, which HTML5 parsers ignore and libxml2 ends at."""
+    return _DOCUMENT_END.sub("", html)
+
+
 def parse(html: str):
     """The page's lxml tree (trafilatura's loader), or None when it is not HTML at all."""
     load_html = _loader()
     if not html or not html.strip():
         return None
     try:
-        return load_html(html)
+        return load_html(read_on(html))
     except (TypeError, ValueError):
         return None
 
