@@ -678,7 +678,9 @@ def test_a_layout_table_is_read_as_blocks_and_a_table_of_data_as_rows():
                                   "29 December, 2007", "Friday, 18 January, 2008", "January 6th, 2008",
                                   "Sunday, January 6, 2008; Page A04", "3:47 PM", "01/09 18:48:47 ET",
                                   "| Posted: 6:12 PM Dec 30, 2007 Last Updated: 6:10 PM Dec 31, 2007 | |",
-                                  "Transmitted Friday, January 18, 2008", "Last modified: January 10. 2008 12:00AM"])
+                                  "Transmitted Friday, January 18, 2008", "Last modified: January 10. 2008 12:00AM",
+                                  "Published 11 Hours Ago", "Updated 10 Hours Ago", "Oppdatert for 3 timer siden",
+                                  "Updated", "First posted", "Sist oppdatert:"])
 def test_a_line_that_only_dates_the_page_is_dropped(line):
     """The page's date is the document's; on a line of its own in the text it is noise in every count."""
     dropped: Counter = Counter()
@@ -690,7 +692,9 @@ def test_a_line_that_only_dates_the_page_is_dropped(line):
                                   "— Digital Foundry (@digitalfoundry) November 18, 2019", "12:45",
                                   "Publisert av Kari Nordmann 15. april 2024", "The meeting on 14/01/2008 ended at 10 pm.",
                                   "Et møte 12. mars 2019 kl. 10", "The 1st of May 2008 at 5pm", "2:10",
-                                  "Meeting at 3:30 pm", "Read page 4 of the report, 29 December, 2007"])
+                                  "Meeting at 3:30 pm", "Read page 4 of the report, 29 December, 2007",
+                                  "Updated 10 hours ago, the police said", "Updated daily", "Stand",
+                                  "Posted by Kari Nordmann"])
 def test_a_span_of_time_a_sentence_and_a_quoted_post_with_a_date_stay(line):
     dropped: Counter = Counter()
     assert extract.clean_paragraphs([line], title=None, anchors=set(), dropped=dropped) == [line]
@@ -721,3 +725,14 @@ def test_a_page_stitched_from_several_documents_is_read_past_their_ends():
     result = extract.extract(page, "https://avis.example/ferry", naturalness=False)
     assert "The council met on day 12" in " ".join(result.paragraphs)
     assert extract.read_on("<p>a</p></BODY ></Html>\n<p>b</p>") == "<p>a</p>\n<p>b</p>"
+
+
+@pytest.mark.parametrize("heading", ["READ NEXT", "Related Stories", "Our Latest Stories", "Most Read Stories",
+                                     "Latest news", "Mest lest"])
+def test_a_heading_over_other_stories_goes_wherever_it_stands(heading):
+    """Above or inside the story, where the text's end is not found at it ("READ NEXT" over a teaser the
+    rules dropped, the story going on below): the heading alone goes too."""
+    dropped: Counter = Counter()
+    assert extract.clean_paragraphs([BODY[0], heading, BODY[1]], title=None, anchors=set(),
+                                    dropped=dropped) == [BODY[0], BODY[1]]
+    assert dropped == {"related": 1}

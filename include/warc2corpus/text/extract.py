@@ -433,7 +433,7 @@ _RELATED_HEADING = re.compile(r"""^\W*(?:
     | (?:these|other)\s+(?:articles|stories)\s+(?:could|may|might)\s+(?:also\s+)?interest\s+you
     | most\s+(?:read|popular|viewed|shared|emailed)(?:\s+(?:stories|articles|news))?|popular\s+(?:stories|articles|now)
     | (?:\S+\s+){0,2}headlines|in\s+this\s+section
-    | latest\s+(?:news|stories)|recommended(?:\s+(?:for\s+you|stories|articles))?
+    | (?:our\s+)?latest\s+(?:news|stories)|recommended(?:\s+(?:for\s+you|stories|articles))?
     | you\s+(?:may|might)\s+also\s+like|(?:what\s+to\s+)?read\s+next
     | mest\s+(?:lest|lese|läst|læste|delt)|siste\s+nytt|flere\s+saker|andre\s+saker|relaterte\s+saker
     | senaste\s+nytt|seneste\s+nyt|weitere\s+artikel\w*|meistgelesen
@@ -716,8 +716,17 @@ def _words_within_cells(paragraph: str) -> int:
     return len(words) - words.count("|")
 
 
+# A date label with the time since ("Published 11 Hours Ago", "Oppdatert for 3 timer siden") or alone ("Updated",
+# "First posted"): the page's clock, whose date a script fills in or a widget shows.
+_DATE_AGO = re.compile(r"^\W*(?:first\s+|last\s+|sist\s+)?(?:" + _DATE_LABELS.replace("|stand", "") + r")\s*:?\s*(?:"
+                       r"(?:for\s+)?\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|sekunder|minutter|"
+                       r"timer?|dager?|dagar|uker?|veker?)\s+(?:ago|siden)\W*)?$", re.IGNORECASE)
+
+
 def _is_date_line(paragraph: str) -> bool:
     """A line that only dates the page (see the module docstring)."""
+    if len(paragraph) <= 60 and _DATE_AGO.match(paragraph):
+        return True
     if not _DIGIT.search(paragraph) or _words_within_cells(paragraph) > _DATE_LINE_MAX_WORDS:
         return False
     dates = [m for m in _LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
@@ -969,6 +978,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         elif (n_words <= SHORT and _is_boilerplate(paragraph)) \
                 or (n_words <= LEGAL_WORDS and _DISCLOSURE.search(paragraph)):
             reason = "boilerplate"
+        elif n_words <= END_HEADING_WORDS and _RELATED_HEADING.match(paragraph):
+            reason = "related"  # a heading over other stories wherever it stands ("READ NEXT" inside the story)
         elif index in menu or (n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75):
             reason = "links"
         elif key in blurbs:
