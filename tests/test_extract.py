@@ -731,8 +731,8 @@ def test_a_page_stitched_from_several_documents_is_read_past_their_ends():
                                      "Latest news", "Mest lest"])
 def test_a_heading_over_other_stories_goes_wherever_it_stands(heading):
     """Above or inside the story, where the text's end is not found at it ("READ NEXT" over a teaser the
-    rules dropped, the story going on below): the heading alone goes too."""
+    rules dropped, the story going on below): the heading alone goes, as a label."""
     dropped: Counter = Counter()
     assert extract.clean_paragraphs([BODY[0], heading, BODY[1]], title=None, anchors=set(),
                                     dropped=dropped) == [BODY[0], BODY[1]]
-    assert dropped == {"related": 1}
+    assert dropped == {"boilerplate": 1}

@@ -979,7 +979,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
                 or (n_words <= LEGAL_WORDS and _DISCLOSURE.search(paragraph)):
             reason = "boilerplate"
         elif n_words <= END_HEADING_WORDS and _RELATED_HEADING.match(paragraph):
-            reason = "related"  # a heading over other stories wherever it stands ("READ NEXT" inside the story)
+            reason = "boilerplate"  # a heading over other stories alone, where it does not end the text: a label
         elif index in menu or (n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75):
             reason = "links"
         elif key in blurbs:
