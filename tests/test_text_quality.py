@@ -9,7 +9,7 @@ from collections import Counter
 import psycopg
 import pytest
 
-from warc2corpus.text import extract, language, naturalness, pagetype, template
+from warc2corpus.text import extract, language, naturalness, pagetype, phrases, template
 
 # --- a test site: many pages sharing a template and boilerplate -------------------------------------
 
@@ -1562,12 +1562,12 @@ def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
 
 
 def test_the_boilerplate_expression_factored_answers_as_written():
-    """extract._factored splits _BOILERPLATE in two faster expressions: the same answer on every phrase the
-    boilerplate tests use, and on the texts of this file's test site."""
-    phrases = [case[0] for case in test_boilerplate_topics_count_at_a_sentence_start.pytestmark[0].args[1]]
-    texts = phrases + STORY + MORE + BOILERPLATE + SERIES + [p for topic in TOPICS for p in article_paragraphs(topic)]
-    assert len(phrases) > 100
+    """extract._factored splits phrases.BOILERPLATE in two faster expressions: the same answer on every phrase
+    the boilerplate tests use, and on the texts of this file's test site."""
+    cases = [case[0] for case in test_boilerplate_topics_count_at_a_sentence_start.pytestmark[0].args[1]]
+    texts = cases + STORY + MORE + BOILERPLATE + SERIES + [p for topic in TOPICS for p in article_paragraphs(topic)]
+    assert len(cases) > 100
     for text in texts:
-        written = bool(extract._BOILERPLATE.search(text))
+        written = bool(phrases.BOILERPLATE.search(text))
         factored = bool(extract._BOILERPLATE_AT_START.match(text) or extract._BOILERPLATE_ANYWHERE.search(text))
         assert written == factored, text

@@ -71,7 +71,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from warc2corpus.text import tokens, xpaths
-from warc2corpus.text.naturalness import DATE, MONTHS, is_table_row, table_cells
+from warc2corpus.text.naturalness import is_table_row, table_cells
+from warc2corpus.text.phrases import (ACCOUNT, BOILERPLATE, BOILERPLATE_TOPIC, BYLINE, CLOCK, COMMENT_POLICY,
+                                      COMMENTS_HEADING, CREDIT, DATE_AGO, DATE_LABEL, DATE_LINE_WORDS, DISCLAIMER,
+                                      DISCLOSURE, LEAD_CLASS, LEGAL, LINE_DATE, RELATED_HEADING, SHARING_NAMES,
+                                      SIGN_OFF, SIGNED, SITE_VOICE, TO_THE_READER)
 
 log = logging.getLogger(__name__)
 
@@ -163,138 +167,11 @@ def parse(html: str):
 
 
 # ---------------------------------------------------------------------------------------------
-# Cleaning rules
+# Cleaning rules (the phrases and patterns they look for: ``phrases``)
 # ---------------------------------------------------------------------------------------------
 
 _BULLET = re.compile(r"^[-•*·]\s+(?=\S)")  # list markers; not "–", the dialogue dash
 _LETTERS = re.compile(r"[^\W\d_]+")
-_CREDIT = re.compile(
-    r"^(foto|photo|photos|bilde|bild|image|images|illustrasjon|illustration|grafikk|graphic|kilde|source|"
-    r"video|credit|fotograf|photographer)\s*[:/]|getty ?images|\bvia getty\b|/ ?ntb\b|\bntb scanpix\b|"
-    r"(?:^|[/|(:,;–-]\s*|\bby\s+)(afp|reuters|ap|ntb|epa)\s*(photo|foto)?$|^\(?(foto|photo)\b|"
-    r"\b(?:image|photo|picture|foto|bilde)s?\s+(?:via|from|courtesy\s+of|fra)\s+(?:shutterstock|getty|istock|flickr|"
-    r"unsplash|wikimedia|pixabay|reuters|afp|ntb|scanpix)\b|"
-    # an agency or a staff writer alone ("Associated Press", "Staff and agencies", "CanWest News Service",
-    # "Washington Post Staff Writer"), over the story's time ("Associated Press - January 11, 2008 4:13 PM ET"),
-    # or bringing it ("Brought to you by AAP"); not "(AP)", which some truths keep as the story's dateline
-    r"^(?:\(c\)\s*)?(?:from\s+)?(?:the\s+)?(?:aap|ians|nzpa|pti|upi|associated\s+press|canadian\s+press|"
-    r"press\s+association|agence\s+france-presse|staff\s+and\s+agencies|(?:[\w.&-]+\s+){1,2}news\s+service|"
-    r"(?:[\w.&-]+\s+){0,3}(?:news\s+)?staff(?:\s+writer)?|ap\s+\w+\s+writer)\W*$|"
-    r"^(?:the\s+)?(?:associated\s+press|ap|reuters|afp)\s*[-–—]\s*(?:" + MONTHS + r")\b|"
-    r"^\W*brought\s+to\s+you\s+by\b", re.IGNORECASE)  # "Brought to you by AAP"
-# A byline: "By"/"Av", two names or more (not a weekday's or a month's: "By Monday, …" opens a
-# sentence), then at most a separator and a title, an outlet or a date ("By Ben Grossman -- Broadcasting
-# & Cable, 1/21/2008", "Av Kari Hansen og Ola Nordmann"); dropped as a credit: the page's metadata gives
-# the author.
-BYLINE_WORDS = 12
-_NAME = r"[A-ZÆØÅ][\w.'’-]*"
-_NAME_PARTICLES = r"(?:\s+(?:van|von|de|da|del|der|and|og|&))*"
-_BYLINE = re.compile(
-    rf"(?:[Bb][Yy]|[Aa][Vv])\s+(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|"
-    rf"March|April|May|June|July|August|September|October|November|December)\b){_NAME}{_NAME_PARTICLES}"
-    rf"(?:\s+{_NAME}{_NAME_PARTICLES})+(?:\s*(?:,|--|–|-|\||/)\s*.*)?$")
-# Interface prompts: in a short paragraph, wherever they stand.
-_BOILERPLATE = re.compile(
-    r"\b(all rights reserved|click here|read more|see more|don'?t miss|share this|follow us|"
-    r"newsletters?|subscribing|log ?out|sponsored (?:links?|content|posts?|stories)|"
-    r"les også|les mer|se også|del artikkelen|del saken|følg oss|tips oss|kort fortalt|nyhetsbrev[a-zæøå]*|logg inn|"
-    r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre|"
-    r"printer[- ]friendly|print[- ]friendly|e-?mail (?:this )?(?:story|article)|(?:e-?mail|send) to a friend|"
-    r"print (?:this )?(?:story|article|page)|tips en venn)\b|©|"
-    r"^(comments?|kommentarer|annonse|advertisement|anzeige|tags?|etiketler)\s*:?$|^sponsored\b|"
-    # the page's labels of the story: "Tags: observatory, outreach, science", "Filed Under: Sports",
-    # "| Category : India |"
-    r"^\W*(?:tags?|topics?|filed\s+under|categor(?:y|ies)|keywords|emneord|stikkord)\s*:\s*\S|"
-    # a label alone: over a list of links, or the page's controls
-    r"^(related|see also|also|more about|font|font size|text size|breaking news|previous (?:story|article)|"
-    r"next (?:story|article)|forrige (?:sak|artikkel)|neste (?:sak|artikkel)|skriftstørrelse)\s*:?$|"
-    r"^(?:full|view)\s+profile\W*$|"  # an author box's link: "Full profile →"
-    r"^send this (?:article|story) to (?:a )?friends?\b|^send this (?:article|story|page)\s*:?$|"
-    # a reading time: "Lesetid: 3 min", "5 min read", "Tempo de leitura: 1 minuto"
-    r"^\W*(?:(?:estimated\s+)?(?:reading|read)\s+time|lesetid|lästid|læsetid|tempo\s+de\s+leitura|lesezeit|"
-    r"temps\s+de\s+lecture)\s*:?\s*(?:ca\.?\s*|about\s+)?\d+\s*(?:min\w*|minutt\w*|minut\w*)\W*$|"
-    r"^\W*\d+\s*(?:min\.?|minutes?|minutter|minutt)\s*(?:read|reading|lesetid|lesing|å\s+lese)\W*$|"
-    # a tip line and a prompt to comment: "Got a story? Get in touch with our news team …", "When news happens:
-    # send photos, videos & tip-offs to …", "Send comments to …", "Would you like to comment on this article?"
-    r"^\W*got\s+a\s+(?:story|news\s+tip|tip)\b|"
-    r"^\W*when\s+(?:news\s+happens|you\s+see\s+news\s+happening)\b|\bsend\s+photos,\s+videos\s+(?:&|and)\s+tip-?offs\b|"
-    r"^\W*(?:e-?mail|send)\s+(?:us\s+)?(?:your\s+)?(?:technical\s+|investigative\s+)?(?:comments|questions|feedback|"
-    r"(?:news\s+)?tips)\b|\bnow\s+have\s+your\s+say\b|^\W*have\s+a\s+view\s+on\s+this\s+story\b|"
-    r"\bget\s+in\s+touch\s+with\s+(?:our|the)\s+(?:news\s+)?(?:team|newsroom|desk)\b|"
-    r"^\W*would\s+you\s+like\s+to\s+comment\b|\bbefore\s+commenting\b|\bkommentar\s+abgeben\b|"
-    # the page's controls of its type: "Increase font size", "Larger text Smaller text"
-    r"^(?:(?:increase|decrease|larger|smaller|bigger|reset)\s+(?:font|text)(?:\s+size)?\W*){1,3}$|"
-    # "(Story continues below)", "Saken fortsetter under annonsen": the text going on past an advertisement
-    r"^\W*(?:story|article) continues (?:below|after)\b|^\W*(?:saken|artikkelen) fortsetter (?:under|etter)\b|"
-    # the site's notes on browsers, feeds and advertising: "This site is best viewed with Internet Explorer 6.0
-    # or higher", "This content requires the latest Adobe Flash Player", "RSS allows you to subscribe …", "Add
-    # news headlines and more to your Google or Yahoo! homepages", "Contact our advertising team …"
-    r"\b(?:site|page|website)\s+is\s+best\s+viewed\b|^\W*best\s+viewed\s+(?:with|in|using|at)\b|"
-    r"\b(?:siden|nettstedet|nettsiden)\s+vises\s+best\b|\bthis\s+(?:content|video|site|page|feature)\s+requires\b"
-    r"[^.]{0,40}\bflash\b|\bbrowser\s+with\s+javascript\s+enabled\b|"
-    r"^\W*RSS\s+(?:feeds?\s+)?(?:allows?|lets?)\b|\badd\s+(?:news\s+)?headlines\s+(?:and\s+more\s+)?to\s+your\b|"
-    r"\b(?:contact|call|e-?mail)\s+our\s+advertising\b|\badvertise\s+with\s+us\b|\bannonser\s+hos\s+oss\b|"
-    r"^\W*advertise\s+(?:on|in)\b|\bcomments?,\s+write\s+to\b|"
-    r"\byou\s+are\s+using\s+an?\s+(?:browser\s+version|outdated\s+browser)\b|\bup\s+to\s+date\s+browser\b|"
-    r"\bturn\s+off\s+compatibility\s+mode\b|\bthe\s+site\s+without\s+styles\b|\b(?:upgrade|update)\s+your\s+browser\b|"
-    # the site's app and newsletter, and prompts to pass the story on or to write in: "Download the CBS Sports App
-    # today …", "Keep an eye on your inbox …", "Like this story? Share it with a friend!", "Tell us what YOU think"
-    r"^\W*(?:download|get)\s+(?:the|our)\s+(?:[\w-]+\s+){0,3}app\b|^\W*last\s+ned\s+(?:appen|[\w-]+-appen)\b|"
-    r"\bkeep\s+an\s+eye\s+on\s+your\s+inbox\b|\berror\s+processing\s+your\s+subscription\b|"
-    r"\bshare\s+it\s+with\s+a\s+friend\b|^\W*tell\s+us\s+what\s+you\s+think\b|"
-    r"\bplease\s+share\s+your\s+(?:comments|thoughts|views)\b|^\W*to\s+have\s+your\s+say\b|"
-    r"^\W*(?:want\s+to\s+)?submit\s+a\s+story\b|\byour\s+(?:favou?rite\s+)?RSS\s+reader\b|\bklicken\s+sie\s+hier\b|"
-    r"\bklikk\s+her\b|^\W*test\s+your\s+(?:\w+\s+){0,2}knowledge\b|"
-    # a teaser's blurb with its gallery's link: "The new Porsche Panamera is the best-handling big sedan in the world.
-    # Photos"; the site's pointers and prompts: "For more stories like this, check our news page.", "Our Standards:
-    # The Thomson Reuters Trust Principles.", "Tell us your favourite …", "CLICK FOR PRIZE DRAW"
-    r"[.!?\"”]\s+(?:\w+\s+)?(?:photos|video|gallery)\s*$|\bfor\s+more\s+stories\s+like\s+this\b|"
-    r"^\W*our\s+standards\s*:|"
-    r"^\W*tell\s+us\s+your\s+(?:favou?rite|views?|thoughts|opinions?)\b|^\W*click\s+for\b|"
-    # a template's variable the page never filled ("We'll begin emailing you updates about %gameName%."), a video's
-    # title with its length run on ("Fears for sugarcane crop after Cyclone Debbie1:21"), "Get the latest … here.",
-    # "Last 5 posts by …", "*Stock Advisor returns as of …", "you need to have JavaScript enabled"
-    r"%[a-z][A-Za-z]{2,}%|\{\{\s*[\w.]+\s*\}\}|[^\W\d_]\d{1,2}:\d\d\s*$|^\W*get\s+the\s+latest\b[^.!?]{0,60}\bhere\W*$|"
-    r"^\W*(?:last|latest|recent)\s+\d+\s+(?:posts|articles|stories)\s+by\b|^\W*\*?\s*stock\s+advisor\s+returns\b|"
-    r"\byou\s+need\s+to\s+(?:have\s+)?(?:enable\s+)?javascript\b|\bjavascript\s+enabled\s+in\s+your\s+browser\b|"
-    # a modern site's asks: how the reader liked the article, an error to report, support for its journalism, a
-    # trial, push notices ("Wie hat Ihnen dieser Artikel gefallen?", "Fehler gefunden? Jetzt melden.", "Unabhängiger
-    # Journalismus braucht deine Unterstützung.", "2 Wochen kostenlos testen"; and as Norwegian sites put them)
-    r"\bwie\s+hat\s+ihnen\s+dieser\s+artikel\s+gefallen\b|"
-    r"^\s*hva\s+(?:synes|syntes)\s+du\s+om\s+(?:denne\s+)?(?:saken|artikkelen)\s*\?\s*$|"
-    r"\bdid\s+you\s+(?:like|enjoy)\s+this\s+(?:article|story)\b|\bdurchschnittliche\s+bewertung\b|"
-    r"^\W*enjoying\s+our\s+(?:latest\s+)?content\b|"
-    r"^\W*(?:fehler\s+gefunden|found\s+an?\s+(?:error|mistake|typo)\s+in\s+(?:this|the)\s+(?:article|story)|"
-    r"(?:fant\s+du|har\s+du\s+funnet)\s+en\s+feil\s+i\s+(?:saken|artikkelen))\b|"
-    r"\b(?:unabhängiger|independent|uavhengig)\s+(?:journalismus|journalism|journalistikk)\s+"
-    r"(?:braucht|needs|trenger)\s+(?:deine|ihre|your|din)\b|"
-    r"\bstøtt\s+(?:uavhengig\s+)?journalistikk\b|"
-    r"^\W*\d+\s+(?:wochen|tage|weeks|days|dager|uker)\s+(?:kostenlos|free|gratis)\b|"
-    r"^\W*push-?(?:nachrichten|varsler|notifications?)\b|\beinloggen\b[^.!?]{0,40}\bkommentar|"
-    r"\badd\s+us\s+as\s+a\s+preferred\s+source\b|"
-    r"^\W*popular\s+on\s+\w+\W*$|^\W*listen\s*:\s*https?://|"
-    r"^\W*talkbacks?\b|^\W*place\s+an?\s+(?:classified|ad)\b|\bjoin\s+today\s*[.!]?\s*$|"
-    r"^\W*please\s+support\s+(?:local\s+business(?:es)?|our\s+(?:advertisers|sponsors))\b|"
-    r"^\W*(?:view|see)\s+(?:the\s+)?(?:featured\s+)?(?:photo\s+)?gallery\b|^\W*se\s+(?:alle\s+)?bildene\b|"
-    # a weather box: "Tuesday, January 15, 2008 Weather: Hi: 7°C / Lw: 4°C", "/ Wind: 13 Km/h / Humidity: 68 %"
-    r"\b(?:humidity|wind)\s*:\s*\d|\bweather\s*:\s*(?:hi|high)\b|"
-    # a rating widget: "Avg Rating Not yet rated", "DID YOU ENJOY THIS ARTICLE", "Print 0 Ratings | Rate It:"
-    r"\bavg\.?\s+rating\b|\bnot\s+yet\s+rated\b|\bdid\s+you\s+enjoy\s+this\s+(?:article|story)\b|"
-    r"\brate\s+(?:it|this\s+(?:article|story))\s*:|"
-    # the story before or after this one: "Previous story: Sports Sunflashes", "Previous: Out on a High Note |"
-    r"^\W*(?:previous|next)\s+(?:story|article|post)\s*:\s*\S|^\W*previous\s*:\s*\S|"
-    r"^\W*next\s+in\s+\w+(?:\s+\w+)?\s*:\s*$|^\W*(?:forrige|neste)\s+(?:sak|artikkel)\s*:\s*\S|"
-    # a notice that the page may not be copied: "Reproduction or reuse prohibited without written consent from
-    # PittsburghLIVE.", "No part of this site should be used in any other media without prior permission."
-    r"^\W*(?:reproduction|republication|redistribution|reuse)\b[^.]{0,60}?\bprohibited\b|\bredissemination\b|"
-    r"\bexpressly\s+prohibited\s+without\s+the\s+(?:prior\s+)?written\s+consent\b|"
-    r"\bno\s+part\s+of\s+this\s+(?:site|website|publication|screen)\b|"
-    r"\bthis\s+(?:material|content|article|story)\s+may\s+not\s+be\s+"
-    r"(?:published|reproduced|rewritten|redistributed)\b|"
-    r"\b\d+\s+votes?\s+recommend\b|"
-    # "Read the original article here": a pointer elsewhere, in any of the languages we meet
-    r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
-    re.IGNORECASE)
 
 
 def _factored(pattern: re.Pattern) -> tuple[re.Pattern, re.Pattern]:
@@ -311,33 +188,8 @@ def _factored(pattern: re.Pattern) -> tuple[re.Pattern, re.Pattern]:
     return re.compile("|".join(at_start), pattern.flags), re.compile(anywhere, pattern.flags)
 
 
-_BOILERPLATE_AT_START, _BOILERPLATE_ANYWHERE = _factored(_BOILERPLATE)
+_BOILERPLATE_AT_START, _BOILERPLATE_ANYWHERE = _factored(BOILERPLATE)
 
-# A site's disclosure, in a paragraph of LEGAL_WORDS words at most wherever it stands: that it earns from the
-# links it gives ("If you click on one and buy the product we may receive a small commission", "Buying through
-# us may earn us a commission", "Artikkelen inneholder annonselenker"), or what its writers hold ("Disclosure:
-# CoinDesk is a subsidiary of …", "Rich Smith has no position in any stocks mentioned. The Motley Fool has a
-# disclosure policy.").
-_DISCLOSURE = re.compile(
-    r"\b(?:we|us)\b[^.!?]{0,60}\b(?:may|might|could|can)\s+(?:earn|receive|get|make)\s+(?:us\s+)?(?:a\s+|an\s+)?"
-    r"(?:small\s+)?(?:affiliate\s+)?commission\b|\bmay\s+earn\s+an?\s+affiliate\s+commission\b|"
-    r"\b(?:contains?|includes?|uses?)\s+affiliate\s+links?\b|"
-    r"\b(?:annonselenker|reklamelenker|affiliatelenker|affiliate-lenker)\b|"
-    r"^\W*disclosure\s*:|\bhas\s+no\s+position\s+in\s+any\s+(?:of\s+the\s+)?stocks?\s+mentioned\b|"
-    r"\bhas\s+a\s+disclosure\s+policy\b", re.IGNORECASE)
-# What prompts are about (subscriptions, cookies, advertising, copyright, signing up, logging in) is also
-# what news is written about ("the service raises the price of its subscription", "an admission of copyright
-# infringement"): such a word marks a prompt only among the first four words of a sentence ("Abonner på …",
-# "Vi bruker informasjonskapsler …", "Bli abonnent i dag: …", "Copyright 2019 …").
-# "Sponsored" is a label only where it opens the paragraph or names the links or content it labels
-# (_BOILERPLATE): "a measure sponsored by Sen. Cruz" is news.
-_BOILERPLATE_TOPIC = re.compile(
-    r"\b(subscribe|subscriptions?|cookies?|advertisement|copyright|sign(?:ing)? up|log ?in|abonn[a-zæøå]*|annonse|"
-    r"informasjonskapsl[a-zæøå]*|anzeige)\b", re.IGNORECASE)
-# Signing up and logging in: a prompt where it opens a sentence (_BOILERPLATE_TOPIC) or speaks to the reader
-# ("… you can log in for immediate access"); news otherwise ("the company continued to sign up subscribers").
-_ACCOUNT = re.compile(r"\b(?:sign(?:ing)? up|log ?in)\b", re.IGNORECASE)
-_TO_THE_READER = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
 # A sentence's first four words (the separator looked behind, so that a four-word match ending in "Inbox:"
 # leaves the next sentence, "Sign up for …", its own start); a line's cells between "|" count as sentences.
 _SENTENCE_START = re.compile(r"(?:^|(?<=[.!?:|])\s+)((?:\S+\s+){0,3}\S*)")
@@ -346,98 +198,11 @@ MENU_SHARE = 0.6      # ... and so does one whose lines are mostly of three word
 _SENTENCE_END = re.compile(r"[.!?…][\"'»”’)]*$")
 _QUESTION = re.compile(r"\w\W{0,3}\?\W{0,3}$")  # a question an interview asks each guest is content, not a prompt
 SHORT = 25  # words: only paragraphs up to this long can be boilerplate, credits, repeats or link lists
+BYLINE_WORDS = 12  # words: a byline (phrases.BYLINE) is this long at most
 RECORD_FIELDS, RECORD_TIMES = 3, 3  # lines recurring alike that make a list of records (see clean_paragraphs)
-# A site's legal notice: two kinds of terms, privacy (cookies), copyright, rights reserved or a
-# disclaimer, in the site's own voice ("our", "this site", "©", a line of links "|"), in a paragraph of
-# LEGAL_WORDS words at most with nothing after it but such paragraphs and lines of END_HEADING_WORDS
-# words at most (links, a contact line). A story about a service's terms names them too, but in no
-# site's voice, and a wire story's last paragraph may end "Copyright (c) Press Association Ltd. 2008, All
-# Rights Reserved.": it is longer.
-_LEGAL_KINDS = {
-    "terms": r"terms\s+(?:of\s+(?:service|use)|and\s+conditions|under\s+which)|user\s+agreement|vilkår\w*",
-    "privacy": r"privacy\s+(?:policy|statement|notice|guidelines)|cookie\s+policy|personvern\w*|informasjonskapsler",
-    "copyright": r"copyright|opphavsrett\w*",
-    "reserved": r"all\s+rights\s+reserved|alle\s+rettigheter\s+reservert",
-    "disclaimer": r"views\s+expressed",
-}
-_LEGAL = re.compile("|".join(rf"\b(?P<{kind}>{pattern})\b" for kind, pattern in _LEGAL_KINDS.items()), re.IGNORECASE)
-_SITE_VOICE = re.compile(r"\b(?:our|this\s+(?:site|website|web\s+site|service)|vår|våre|vårt|"
-                         r"denne\s+(?:siden|tjenesten|nettsiden))\b|©|\|", re.IGNORECASE)
-LEGAL_WORDS = 80
-# A disclaimer above the story: views expressed and whose they are, or are not, or no responsibility for them;
-# or "Disclaimer" first ("The views expressed in the articles are not necessarily those of earthtimes.org …",
-# "The author is a Forbes contributor. The opinions expressed are those of the writer.", "Disclaimer: Letters,
-# articles, and cartoons from contributors do not necessarily reflect …"). It is a site's legal notice too,
-# before the text's first sentence of HEAD_SENTENCE_WORDS words or more (:func:`_head_notices`). Below the
-# story an opinion piece may end "The views expressed … do not necessarily reflect those of …", which some
-# truths keep: there only the notices of two kinds go (:func:`_tail_notices`).
-_DISCLAIMER = re.compile(r"^\W*disclaimer\b|\b(?:views?|opinions?|statements?)(?:\s+and\s+\w+)?\s+expressed\b.*"
-                         r"\b(?:not\s+necessarily|are\s+(?:solely\s+)?those\s+of|no\s+responsibility)\b", re.IGNORECASE)
-HEAD_SENTENCE_WORDS = 8
-# A story's sign-off, among the text's last paragraphs as a legal notice is (:func:`_tail_notices`), in a
-# paragraph of LEGAL_WORDS words at most (the agency that brought it is a ``credit`` wherever it stands: "Brought to
-# you by AAP", "Associated Press" alone): where in print it first appeared or how long it is there ("This article was
-# originally published on page 28 of The Sunday Tribune …", "The article originally appeared in the February
-# issue of Seattle Magazine.", "The full article contains 283 words and appears in …"), where its information
-# came from, a trademark line ("icScotland™ is a trade mark of …"), that it came from the wire unedited. Not a
-# note that another site published it first ("This article was originally published by Futurism.") or that it
-# was updated, which the benchmark's truths keep, nor the writer's address, "… can be reached at …" or "…
-# contributed to this report", which some sites' truths keep and others' not.
-_SIGN_OFF = re.compile(r"""^\W*(?:
-      (?:this|the)\s+(?:article|story|column|piece)\s+(?:was\s+)?(?:originally\s+|first\s+|also\s+)?
-      (?:published|appeared|ran)\s+(?:on\s+page\s+\w+|in\s+(?:the\s+)?(?:\w+\s+){0,3}(?:issue|edition)\s+of)\b
-    | the\s+full\s+(?:article|story|text)\s+(?:contains|has)\s+\d
-    | (?:some\s+)?information\s+(?:for|in)\s+this\s+(?:report|story|article)\s+(?:was\s+)?(?:provided|came)\b
-) | \bis\s+a\s+(?:registered\s+)?trade\s?mark\s+of\b
-  # a wire story's provenance: "In the interest of timeliness, this story is fed directly from the Associated Press
-  # newswire and may not have been edited by …", "This story is sourced direct from an overseas news agency …"
-  | \bfed\s+directly\s+from\s+the\s+(?:[\w-]+\s+){0,4}?newswire\b
-  | \bsourced\s+direct(?:ly)?\s+from\s+an?\s+(?:[\w-]+\s+){0,3}?news\s+agency\b""", re.IGNORECASE | re.VERBOSE)
-
-# The heading of a comment section ("2 comments", "Comments are now closed for this story", "Reader views
-# (5)", "Comments (No comments posted.)", "Most Recent Reader Comments:", "Post a comment", "Skriv en
-# kommentar", "Kommentarer (3)"): readers' comments follow it, not the
-# article. Pages of the 2000s set them below the story with no mark trafilatura knows. A bare singular "Comment" or
-# "Kommentar" is not one (a kicker over an opinion piece), nor a bare "Have your say" (a box beside the
-# story that invites comments elsewhere).
-_COMMENTS_HEADING = re.compile(r"""^\W*(?:
-      \d+\s+(?:comments?|responses?|replies|kommentarer|kommentarar|kommentar)\b
-    | comments\s*:?\W*$|comments?\s*\((?:\d+|no\s+comments?(?:\s+(?:posted|yet))?\W*)\)\W*$
-    | (?:most\s+)?(?:readers?'?|user|your|latest|recent)\s+(?:readers?'?\s+)?(?:comments|views|reactions)\b
-    | comments\s+on\s+this\s+(?:article|story|post)\W*$
-    | have\s+your\s+say\s+(?:on|about)\b
-    | comments?\s+(?:are\s+)?(?:now\s+)?closed
-    | (?:leave|post|add|write|submit)\s+(?:a|your)\s+(?:new\s+)?(?:comment|reply|response)s?\b
-    | (?:skriv|legg\s+(?:igjen|inn)|lämna|efterlad)\s+(?:en\s+|ein\s+)?kommentar\b
-    | kommentar(?:er|ar|ene|ane)\s*:?\W*$|kommentar(?:er|ar|ene|ane)?\s*\(\d+\)\W*$
-    | kommentar(?:feltet|ane|ene)?\s+er\s+(?:stengt|stengd|lukket|lukka)
-    | discuss\s+this\s+(?:story|article)
-)""", re.IGNORECASE | re.VERBOSE)
-# The rules over a comment section, which open it as its heading does ("The following are comments from
-# the readers.", "Comments are limited to 200 words or less.", "Note: All Comments Subject To Approval").
-_COMMENT_POLICY = re.compile(r"""(?:
-      \bcomments?\s+(?:are|is|will\s+be)\s+(?:\w+\s+)?(?:limited|subject\s+to|moderated|reviewed|screened|monitored)
-    | \bcomments?\s+subject\s+to\s+approval
-    | \bcomment\s+(?:posters|writers|entries|rules|guidelines|policy)\b
-    | \bthe\s+following\s+are\s+(?:readers'?\s+)?comments\b
-    | \bplease\s+post\s+your\s+comments\b
-)""", re.IGNORECASE | re.VERBOSE)
-COMMENT_POLICY_WORDS = 60   # ... a paragraph this long at most
-# The heading of a list of other stories ("Top stories", "Related Posts:", "You may also like", "Mest
-# lest"): teasers follow it.
-_RELATED_HEADING = re.compile(r"""^\W*(?:
-      top\s+(?:\S+\s+){0,2}stories(?:\s+(?:for|of)\s+\S+)?|more\s+(?:stories|news)|partner\s+news
-    | editor'?s\s+picks|trending(?:\s+now)?
-    | related(?:\s+(?:stories|articles|news|content|coverage|links|posts|videos?|(?:bbc|internet)\s+links))?
-    | also\s+in\s+the\s+news|on\s+this\s+topic
-    | (?:these|other)\s+(?:articles|stories)\s+(?:could|may|might)\s+(?:also\s+)?interest\s+you
-    | most\s+(?:read|popular|viewed|shared|emailed)(?:\s+(?:stories|articles|news))?|popular\s+(?:stories|articles|now)
-    | (?:\S+\s+){0,2}headlines|in\s+this\s+section
-    | (?:our\s+)?latest\s+(?:news|stories)|recommended(?:\s+(?:for\s+you|stories|articles))?
-    | you\s+(?:may|might)\s+also\s+like|(?:what\s+to\s+)?read\s+next
-    | mest\s+(?:lest|lese|läst|læste|delt)|siste\s+nytt|flere\s+saker|andre\s+saker|relaterte\s+saker
-    | senaste\s+nytt|seneste\s+nyt|weitere\s+artikel\w*|meistgelesen
-)\W*$""", re.IGNORECASE | re.VERBOSE)
+LEGAL_WORDS = 80  # words: a legal notice, a disclosure or a sign-off is this long at most (phrases.LEGAL)
+HEAD_SENTENCE_WORDS = 8  # a disclaimer above the story comes before a sentence this long (phrases.DISCLAIMER)
+COMMENT_POLICY_WORDS = 60   # the rules over a comment section (phrases.COMMENT_POLICY) are this long at most
 END_HEADING_WORDS = 8   # a heading that ends the text is this long at most ...
 END_AFTER_WORDS = 50    # ... and comes after at least this many words of text
 END_READINGS = 3        # the end of the text is read again once cut, this many readings at most
@@ -477,9 +242,6 @@ def headlines(tree) -> set[str]:
 
 LEAD_MIN_WORDS = 8  # a description shorter than this is no lead
 LEAD_DEPTH = 3  # the lead's text may sit this many elements below the lead element (<p><span><b>…)
-# The classes and ids publishers give an article's lead (ingress, standfirst, dek, summary, intro).
-_LEAD_CLASS = re.compile(r"lead|ingress|intro|stand-?first|\bdek\b|summary|excerpt|sub-?title|sub-?headline"
-                         r"|sub-?heading|preamble|sapo|chapo", re.IGNORECASE)
 _LEAD_TAGS = frozenset(("p", "div", "h2", "span", "section"))
 _NOT_LEAD_PLACES = frozenset(("li", "a", "nav", "footer", "form", "button"))
 _DESCRIPTION_NAMES = ("description", "og:description", "twitter:description")  # in this order of trust
@@ -501,7 +263,7 @@ def lead(tree, described: str | None) -> str | None:
     ingress, standfirst or dek) apart from the article's body, above it, where trafilatura's choice of
     the body leaves it out; their description (:func:`description`) repeats it. The lead is an element
     whose whole text is the description (LEAD_MIN_WORDS words or more) and which it or one of its two
-    nearest ancestors names as a lead (:data:`_LEAD_CLASS`), outside lists, links, menus, footers and
+    nearest ancestors names as a lead (:data:`LEAD_CLASS`), outside lists, links, menus, footers and
     sharing widgets (which hold the description too). It is looked for around the elements whose own
     text holds the description's longest word: one XPath over the page's text, not a walk."""
     words = re.findall(r"\w+", described or "")
@@ -532,7 +294,7 @@ def _is_lead(element, key: str) -> bool:
 
 @lru_cache(maxsize=20_000)
 def _names_lead(css_class: str, element_id: str) -> bool:
-    return bool(_LEAD_CLASS.search(css_class) or _LEAD_CLASS.search(element_id))
+    return bool(LEAD_CLASS.search(css_class) or LEAD_CLASS.search(element_id))
 
 
 @dataclass
@@ -690,22 +452,6 @@ def _prune_nested_articles(tree) -> None:
             article.drop_tree()
 
 
-# What a line that dates the page holds besides its date: labels, weekdays, months, times and zones.
-_DATE_LABELS = r"publisert|oppdatert|endret|published|updated|modified|posted|transmitted|stand"
-_DATE_LABEL = re.compile(r"\b(" + _DATE_LABELS + r")\b", re.IGNORECASE)
-_DATE_LINE_WORDS = re.compile(
-    r"\b(?:" + _DATE_LABELS + "|" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|"
-    r"sundag|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|"
-    r"sist|last|kl|klokka|uhr|am|pm|on|at|gmt|utc|cet|cest|bst|et|est|edt|ct|cst|cdt|mst|mdt|pst|pdt|ist|jst)\b"
-    r"|\b\d{1,2}[:.]\d\d(?::\d\d)?\s*[ap]\.?m\b\.?|\b\d{1,2}(?:st|nd|rd|th)\b"  # "7:51pm", "1st"
-    r"|\bpage\s+[a-z]?\d+\b", re.IGNORECASE)  # the print edition's: "Sunday, January 6, 2008; Page A04"
-# The dates of such a line: naturalness's, and those English and older pages write otherwise:
-# "1st January 2008", "29 December, 2007", "January 6th, 2008", "14/01/2008".
-_LINE_DATE = re.compile(DATE.pattern + r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + MONTHS + r")\.?,?\s+\d{4}\b"
-                        r"|\b(?:" + MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th),?\s+\d{4}\b"
-                        r"|\b\d{1,2}/\d{1,2}/(?:19|20)?\d\d\b", re.IGNORECASE)
-# A time alone dates a line too, when it is plainly a clock's: "3:47 PM", "01/09 18:48:47 ET".
-_CLOCK = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?\s*[ap]\.?m\b|\b\d{1,2}:\d\d:\d\d\b", re.IGNORECASE)
 _DATE_LINE_MAX_WORDS = 16  # a table row's borders are no words
 _DIGIT = re.compile(r"\d")
 
@@ -716,53 +462,40 @@ def _words_within_cells(paragraph: str) -> int:
     return len(words) - words.count("|")
 
 
-# A date label with the time since ("Published 11 Hours Ago", "Oppdatert for 3 timer siden") or alone ("Updated",
-# "First posted"): the page's clock, whose date a script fills in or a widget shows.
-_DATE_AGO = re.compile(r"^\W*(?:first\s+|last\s+|sist\s+)?(?:" + _DATE_LABELS.replace("|stand", "") + r")\s*:?\s*(?:"
-                       r"(?:for\s+)?\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|sekunder|minutter|"
-                       r"timer?|dager?|dagar|uker?|veker?)\s+(?:ago|siden)\W*)?$", re.IGNORECASE)
-
-
 def _is_date_line(paragraph: str) -> bool:
     """A line that only dates the page (see the module docstring)."""
-    if len(paragraph) <= 60 and _DATE_AGO.match(paragraph):
+    if len(paragraph) <= 60 and DATE_AGO.match(paragraph):
         return True
     if not _DIGIT.search(paragraph) or _words_within_cells(paragraph) > _DATE_LINE_MAX_WORDS:
         return False
-    dates = [m for m in _LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
-    if (not dates and not _CLOCK.search(paragraph)) or (len(dates) > 1 and not _DATE_LABEL.search(paragraph)):
+    dates = [m for m in LINE_DATE.finditer(paragraph) if any(ch.isdigit() for ch in m.group())]
+    if (not dates and not CLOCK.search(paragraph)) or (len(dates) > 1 and not DATE_LABEL.search(paragraph)):
         return False  # "29 November 2018 | 20 January 2019": a span of time
-    return not re.search(r"[^\W\d_]{2,}", _DATE_LINE_WORDS.sub(" ", paragraph))
+    return not re.search(r"[^\W\d_]{2,}", DATE_LINE_WORDS.sub(" ", paragraph))
 
 
-# A row of sharing buttons' names: "Submit to: Digg Slashdot Del.icio.us Reddit", "| Email del.icio.us Google
-# Yahoo digg |": SHARING_NAMES_MIN names or more, and they SHARING_SHARE of its words at least ("Facebook,
-# Twitter and Google face new rules" is news).
-_SHARING_NAMES = re.compile(r"(?<![\w.])(?:digg|del\.icio\.us|delicious|reddit|slashdot|stumbleupon|facebook|twitter|"
-                            r"google\+?|yahoo!?|myspace|newsvine|technorati|furl|linkedin|whatsapp|pinterest|tumblr|"
-                            r"e-?mail|print)(?![\w.])", re.IGNORECASE)
 SHARING_NAMES_MIN, SHARING_SHARE = 3, 0.6
 
 
 def _is_sharing_row(paragraph: str) -> bool:
-    names = len(_SHARING_NAMES.findall(paragraph))
+    names = len(SHARING_NAMES.findall(paragraph))
     return names >= SHARING_NAMES_MIN and names >= SHARING_SHARE * _words_within_cells(paragraph)
 
 
 def _is_boilerplate(paragraph: str) -> bool:
     if _BOILERPLATE_AT_START.match(paragraph) or _BOILERPLATE_ANYWHERE.search(paragraph) \
-            or (_ACCOUNT.search(paragraph) and _TO_THE_READER.search(paragraph)) \
+            or (ACCOUNT.search(paragraph) and TO_THE_READER.search(paragraph)) \
             or _is_sharing_row(paragraph):
         return True
-    return any(_BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
+    return any(BOILERPLATE_TOPIC.search(start) for start in _SENTENCE_START.findall(paragraph))
 
 
 def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tuple[int, str] | None:
     """Where the article's text ends, and why: the index of the first heading of a comment section
-    (``comments``; or of its rules, _COMMENT_POLICY, a paragraph of COMMENT_POLICY_WORDS at most) or
+    (``comments``; or of its rules, COMMENT_POLICY, a paragraph of COMMENT_POLICY_WORDS at most) or
     of a list of other stories (``related``) that comes after the text's first
-    END_AFTER_WORDS words, with less text after it than before (see _COMMENTS_HEADING and
-    _RELATED_HEADING). Cutting never drops more than it keeps: a page may give its comments first
+    END_AFTER_WORDS words, with less text after it than before (see phrases.COMMENTS_HEADING and
+    phrases.RELATED_HEADING). Cutting never drops more than it keeps: a page may give its comments first
     and the story after them, or set a box of other stories inside the story. A list of other
     stories may be longer than the story, though, when its items are teasers (:func:`_teasers`),
     and readers' comments when they are signed (:func:`_comment_thread`): then they go whatever
@@ -787,12 +520,12 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     for index, paragraph in enumerate(paragraphs):
         after -= words[index]
         if END_AFTER_WORDS <= before and after < before and words[index] <= COMMENT_POLICY_WORDS \
-                and _COMMENT_POLICY.search(paragraph):
+                and COMMENT_POLICY.search(paragraph):
             return index, "comments"
         if END_AFTER_WORDS <= before and words[index] <= END_HEADING_WORDS:
-            if _COMMENTS_HEADING.match(paragraph) and (after < before or _comment_thread(*share_after(index, "signed"))):
+            if COMMENTS_HEADING.match(paragraph) and (after < before or _comment_thread(*share_after(index, "signed"))):
                 return index, "comments"
-            if _RELATED_HEADING.match(paragraph) and (after < before or _teasers(*share_after(index, "teasers"))):
+            if RELATED_HEADING.match(paragraph) and (after < before or _teasers(*share_after(index, "teasers"))):
                 return index, "related"
         before += words[index]
     start = len(paragraphs)  # a run of teasers with no heading over them ends the text too
@@ -802,7 +535,7 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
         return start, "related"
     # ... and so do readers' comments with no heading over them, from the first line that says who posted
     signed = [index for index, paragraph in enumerate(paragraphs)
-              if words[index] <= SIGNED_LINE_WORDS and _SIGNED.search(paragraph)]
+              if words[index] <= SIGNED_LINE_WORDS and SIGNED.search(paragraph)]
     if len(signed) >= THREAD_SIGNATURES_MIN and sum(words[:signed[0]]) >= END_AFTER_WORDS \
             and _comment_thread(*share_after(signed[0] - 1, "signed")):
         return signed[0], "comments"
@@ -834,10 +567,6 @@ THREAD_SIGNATURES_MIN = 3      # readers' comments are signed: this many signatu
 THREAD_SIGNATURES_SHARE = 0.25  # ... and this share of the paragraphs
 SIGNATURE_WORDS = 6
 SIGNED_LINE_WORDS = 15  # "Posted by: akminstral | January 14, 2008 11:04 PM"
-# A comment's signature: "Posted by: tom3465, farnworth on 8:21pm Tue 1 Jan 08", "King Eric wrote:", or a
-# short line that is no sentence: "Louise, Lancaster, UK", "Frank @ Toronto", "J-F (Ottawa)".
-_SIGNED = re.compile(r"^\W*(?:(?:posted|written|submitted|sent)\s+by\b|skrevet\s+av\b)|\b(?:wrote|skreiv|skrev):\s*$",
-                     re.IGNORECASE)
 
 
 def _comment_thread(signatures: int, paragraphs: int) -> bool:
@@ -850,7 +579,7 @@ def _comment_thread(signatures: int, paragraphs: int) -> bool:
 def _signed_or_signature(paragraph: str) -> bool:
     """A comment's signature: a line that says who posted, or a short line that is no sentence (a name
     and a place)."""
-    return bool(_SIGNED.search(paragraph)) or _signature_line(paragraph)
+    return bool(SIGNED.search(paragraph)) or _signature_line(paragraph)
 
 
 def _signature_line(paragraph: str) -> bool:
@@ -879,13 +608,13 @@ def _opens_with_link(paragraph: str, anchors: set[str]) -> bool:
 
 
 def _head_notices(paragraphs: list[str]) -> dict[int, str]:
-    """The disclaimers above the story (``legal``, see _DISCLAIMER), by index: read from the start, past
+    """The disclaimers above the story (``legal``, see phrases.DISCLAIMER), by index: read from the start, past
     headings, labels and captions, to the story's first sentence (HEAD_SENTENCE_WORDS words or more, a
     sentence's end) that is none."""
     found: dict[int, str] = {}
     for index, paragraph in enumerate(paragraphs):
         n_words = len(paragraph.split())
-        if n_words <= LEGAL_WORDS and _DISCLAIMER.search(paragraph):
+        if n_words <= LEGAL_WORDS and DISCLAIMER.search(paragraph):
             found[index] = "legal"
         elif n_words > SHORT or (n_words >= HEAD_SENTENCE_WORDS and _SENTENCE_END.search(paragraph)):
             break
@@ -893,16 +622,16 @@ def _head_notices(paragraphs: list[str]) -> dict[int, str]:
 
 
 def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
-    """The paragraphs at the text's end that are a site's legal notice (``legal``, see _LEGAL_KINDS: two
+    """The paragraphs at the text's end that are a site's legal notice (``legal``, see ``phrases.LEGAL_KINDS``: two
     kinds in one paragraph, or one in each of two paragraphs side by side, "Terms under which this service
     is provided to you." above "Read our privacy guidelines.") or the story's sign-off (``sign_off``, see
-    _SIGN_OFF), by index: read from the end, past lines of END_HEADING_WORDS words at most and a layout
+    phrases.SIGN_OFF), by index: read from the end, past lines of END_HEADING_WORDS words at most and a layout
     table's rows (which go as ``layout``), to the first longer paragraph that is neither."""
     def kinds(index: int) -> set[str]:
         if not 0 <= index < len(paragraphs) or len(paragraphs[index].split()) > LEGAL_WORDS \
-                or not _SITE_VOICE.search(paragraphs[index]):
+                or not SITE_VOICE.search(paragraphs[index]):
             return set()
-        return {match.lastgroup for match in _LEGAL.finditer(paragraphs[index])}
+        return {match.lastgroup for match in LEGAL.finditer(paragraphs[index])}
 
     found: dict[int, str] = {}
     for index in range(len(paragraphs) - 1, -1, -1):
@@ -911,7 +640,7 @@ def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
         own = kinds(index)
         if len(own) >= 2 or (own and any(kinds(side) - own for side in (index - 1, index + 1))):
             found[index] = "legal"
-        elif n_words <= LEGAL_WORDS and _SIGN_OFF.search(paragraph):
+        elif n_words <= LEGAL_WORDS and SIGN_OFF.search(paragraph):
             found[index] = "sign_off"
         elif n_words > END_HEADING_WORDS and not _is_layout_row(paragraph):
             break
@@ -973,12 +702,12 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
             reason = "repeated"
         elif _is_date_line(paragraph):
             reason = "date"
-        elif (n_words <= SHORT and _CREDIT.search(paragraph)) or (n_words <= BYLINE_WORDS and _BYLINE.match(paragraph)):
+        elif (n_words <= SHORT and CREDIT.search(paragraph)) or (n_words <= BYLINE_WORDS and BYLINE.match(paragraph)):
             reason = "credit"
         elif (n_words <= SHORT and _is_boilerplate(paragraph)) \
-                or (n_words <= LEGAL_WORDS and _DISCLOSURE.search(paragraph)):
+                or (n_words <= LEGAL_WORDS and DISCLOSURE.search(paragraph)):
             reason = "boilerplate"
-        elif n_words <= END_HEADING_WORDS and _RELATED_HEADING.match(paragraph):
+        elif n_words <= END_HEADING_WORDS and RELATED_HEADING.match(paragraph):
             reason = "boilerplate"  # a heading over other stories alone, where it does not end the text: a label
         elif index in menu or (n_words <= 40 and _linked_share(paragraph, key, anchors, long_anchors, link_words) >= 0.75):
             reason = "links"
