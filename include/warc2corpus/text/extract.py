@@ -17,7 +17,8 @@ trafilatura writes a table row as one line and each of its cells flattened; a ro
 the article, the menu and the comments side by side in the cells of one table), so its cells are read
 as blocks of their own, their paragraphs as paragraphs.
 
-trafilatura's paragraphs are then cleaned by general rules, each dropped paragraph counted by reason:
+trafilatura's paragraphs are then cleaned by general rules (the phrases they look for: ``phrases``), each
+dropped paragraph counted by reason:
 ``title`` (the headline repeated among the first three paragraphs the rules keep: the page's title, the text
 of one of its ``<h1>``, most of a title that adds the site's name, or a part of one that adds its sections
 too, "Headline - Soccer - Sport - Breaking News"; it is stored as the title), ``masthead`` (above that
