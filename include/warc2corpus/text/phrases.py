@@ -266,7 +266,9 @@ LEAD_CLASS = re.compile(r"lead|ingress|intro|stand-?first|\bdek\b|summary|excerp
                          r"|sub-?heading|preamble|sapo|chapo", re.IGNORECASE)
 
 # What a line that dates the page holds besides its date: labels, weekdays, months, times and zones.
-DATE_LABELS = r"publisert|oppdatert|endret|published|updated|modified|posted|transmitted|stand"
+# (German "Stand" labels a date only beside one: alone it is a word like any other)
+_LABELS_ALONE = r"publisert|oppdatert|endret|published|updated|modified|posted|transmitted"
+DATE_LABELS = _LABELS_ALONE + r"|stand"
 DATE_LABEL = re.compile(r"\b(" + DATE_LABELS + r")\b", re.IGNORECASE)
 DATE_LINE_WORDS = re.compile(
     r"\b(?:" + DATE_LABELS + "|" + MONTHS + r"|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag|laurdag|"
@@ -286,7 +288,7 @@ CLOCK = re.compile(r"\b\d{1,2}:\d\d(?::\d\d)?\s*[ap]\.?m\b|\b\d{1,2}:\d\d:\d\d\b
 
 # A date label with the time since ("Published 11 Hours Ago", "Oppdatert for 3 timer siden") or alone ("Updated",
 # "First posted"): the page's clock, whose date a script fills in or a widget shows.
-DATE_AGO = re.compile(r"^\W*(?:first\s+|last\s+|sist\s+)?(?:" + DATE_LABELS.replace("|stand", "") + r")\s*:?\s*(?:"
+DATE_AGO = re.compile(r"^\W*(?:first\s+|last\s+|sist\s+)?(?:" + _LABELS_ALONE + r")\s*:?\s*(?:"
                        r"(?:for\s+)?\d+\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|sekunder|minutter|"
                        r"timer?|dager?|dagar|uker?|veker?)\s+(?:ago|siden)\W*)?$", re.IGNORECASE)
 
