@@ -2,8 +2,8 @@
 
 trafilatura keeps its XPaths in one module (``trafilatura.xpaths``); what this project does to them
 is kept here: their regular-expression tests guarded by the attribute they read (:func:`guarded`,
-applied to all of them in place by :func:`guard_all`), the three it prunes the raw tree with made walks
-over the elements of their tags (:func:`walk_raw_prunes`), and its author and author-discard XPaths
+applied to all of them in place by :func:`guard_all`), the six that go through every page's tree made
+walks over the elements of their tags (:func:`walk_xpaths`), and its author and author-discard XPaths
 tested in one walk over a page's elements (:func:`author_walk`, for ``metadata.author_of``).
 """
 
@@ -53,86 +53,172 @@ def _collapsed(path: str) -> str:
     return " ".join(path.split())
 
 
-# trafilatura's raw-tree prunes (2.3.1), spaces collapsed: RAW_TREE_PRUNE_XPATH (infinite-scroll containers
-# of follow-up articles, Elementor's share buttons) and REMOVE_COMMENTS_AND_LISTS_XPATH (comment sections
-# and comment lists), which it runs on every page's whole tree before anything is cleaned out of it.
-_RAW_TREE_PRUNE = (
-    ".//*[self::div or self::section or self::aside][ re:test(@id, 'mvp-post-add-(?:box|wrap)|infinite-?scroll') or "
-    "re:test(@class, 'mvp-post-add-(?:box|wrap)|infinite-?scroll')][ not(.//h1) or "
-    "re:test(@id, 'mvp-post-add-(?:box|wrap)') or re:test(@class, 'mvp-post-add-(?:box|wrap)')]",
-    ".//*[self::div or self::section or self::aside][contains(@class, 'elementor-share-buttons')]",
-)
-_REMOVE_COMMENTS_AND_LISTS = (
-    ".//*[self::div or self::list or self::section or self::details or self::ol or self::ul][ "
-    "re:test(@id, '^(?:[Cc]omment(?!ary)|comol|disqus_thread|dsq-comments)') or "
-    "re:test(@class, '^[Cc]omment(?!ary)|(?:article|post)-comments')][ not(self::ol or self::ul) or "
-    "re:test(@id, '^(?:[Cc]omment(?!ary)|comol)') or re:test(@class, '^[Cc]omment(?!ary)|(?:article|post)-comments')]",
-)
-_SCROLL, _ZOX = re.compile("mvp-post-add-(?:box|wrap)|infinite-?scroll"), re.compile("mvp-post-add-(?:box|wrap)")
-_COMMENTS_ID, _COMMENTS_CLASS = (re.compile("^(?:[Cc]omment(?!ary)|comol|disqus_thread|dsq-comments)"),
-                                 re.compile("^[Cc]omment(?!ary)|(?:article|post)-comments"))
-_COMMENT_LIST_ID = re.compile("^(?:[Cc]omment(?!ary)|comol)")
+# An EXSLT regular-expression test in one of trafilatura's XPaths, and what it tests.
+_PATTERN_TEST = re.compile(r"re:test\((@[\w-]+(?:\|@[\w-]+)*), '([^']*)'\)")
 
 
-def _follow_up_articles(tree) -> list:
-    found = []
-    for element in tree.iterdescendants("div", "section", "aside"):
-        ident, cls = element.get("id") or "", element.get("class") or ""
-        if (_SCROLL.search(ident) or _SCROLL.search(cls)) and (
-                _ZOX.search(ident) or _ZOX.search(cls) or next(element.iterdescendants("h1"), None) is None):
-            found.append(element)
-    return found
+def _shape(path: str) -> str:
+    """An XPath's text, spaces collapsed, each regular expression it tests with as '…'."""
+    return _PATTERN_TEST.sub(lambda test: f"re:test({test.group(1)}, '…')", _collapsed(path))
 
 
-def _share_buttons(tree) -> list:
-    return [element for element in tree.iterdescendants("div", "section", "aside")
-            if "elementor-share-buttons" in (element.get("class") or "")]
+def _first(attributes, *names: str) -> str:
+    """``@a|@b`` as XPath reads it where one string is wanted: the value of whichever of the
+    attributes comes first in the element's tag, "" when it has neither."""
+    return next((value for name, value in attributes.items() if name in names), "")
 
 
-def _comments(tree) -> list:
-    found = []
-    for element in tree.iterdescendants("div", "list", "section", "details", "ol", "ul"):
-        ident, cls = element.get("id"), element.get("class")
-        if not (ident or cls):
-            continue
-        ident, cls = ident or "", cls or ""
-        if (_COMMENTS_ID.search(ident) or _COMMENTS_CLASS.search(cls)) and (
-                (element.tag != "ol" and element.tag != "ul") or _COMMENT_LIST_ID.search(ident)
-                or _COMMENTS_CLASS.search(cls)):
-            found.append(element)
-    return found
+def _follow_up_articles(id_scroll, class_scroll, id_zox, class_zox):
+    """Infinite-scroll containers of follow-up articles (Zox News' "mvp-post-add")."""
+    def find(tree) -> list:
+        found = []
+        for element in tree.iterdescendants("div", "section", "aside"):
+            ident, cls = element.get("id") or "", element.get("class") or ""
+            if (id_scroll.search(ident) or class_scroll.search(cls)) and (
+                    id_zox.search(ident) or class_zox.search(cls)
+                    or next(element.iterdescendants("h1"), None) is None):
+                found.append(element)
+        return found
+    return find
+
+
+def _share_buttons():
+    """Elementor's share buttons."""
+    def find(tree) -> list:
+        return [element for element in tree.iterdescendants("div", "section", "aside")
+                if "elementor-share-buttons" in (element.get("class") or "")]
+    return find
+
+
+def _comments(id_comments, class_comments, id_list, class_list):
+    """Comment sections, and lists of comments."""
+    def find(tree) -> list:
+        found = []
+        for element in tree.iterdescendants("div", "list", "section", "details", "ol", "ul"):
+            ident, cls = element.get("id") or "", element.get("class") or ""
+            if (id_comments.search(ident) or class_comments.search(cls)) and (
+                    (element.tag != "ol" and element.tag != "ul") or id_list.search(ident) or class_list.search(cls)):
+                found.append(element)
+        return found
+    return find
+
+
+def _boilerplate_blocks(first_cookie, id_tokens, class_tokens):
+    """Blocks named as navigation, sharing, ads, consent, bylines ... (its first discard XPath)."""
+    def find(tree) -> list:
+        found = []
+        for element in tree.iterdescendants("div", "item", "list", "p", "section", "span"):
+            attributes = element.attrib
+            if not attributes:
+                continue
+            get = attributes.get
+            if ("data-lp-replacement-content" in attributes
+                    or "nav" in (get("role") or "").replace("N", "n")
+                    or "MostPopularStories" in (get("data-component") or "")
+                    or first_cookie.search(_first(attributes, "id", "class"))
+                    or id_tokens.search(get("id") or "") or class_tokens.search(get("class") or "")):
+                found.append(element)
+        return found
+    return find
+
+
+def _hidden_blocks(first_hidden, id_tokens, class_tokens):
+    """Hidden elements, replies and comment titles (its second discard XPath)."""
+    from lxml import etree
+
+    def find(tree) -> list:
+        found = []
+        for element in tree.iterdescendants(etree.Element):
+            attributes = element.attrib
+            if not attributes:
+                continue
+            get = attributes.get
+            style = get("style") or ""
+            if (get("class") == "comments-title" or _first(attributes, "id", "class").startswith("reply-")
+                    or first_hidden.search(_first(attributes, "id", "style"))
+                    or "display:none" in style or "display: none" in style
+                    or id_tokens.search(get("id") or "") or class_tokens.search(get("class") or "")
+                    or get("aria-hidden") == "true"):
+                found.append(element)
+        return found
+    return find
+
+
+def _article_bodies(id_tokens, class_tokens):
+    """Blocks named as an article's body, each the first such among its siblings (its first body
+    XPath ends in ``[1]``), one by one: trafilatura takes the first."""
+    def find(tree):
+        parents = set()
+        for element in tree.iterdescendants("article", "div", "main", "section"):
+            get = element.attrib.get
+            cls, ident = get("class"), get("id")
+            if (cls == "post" or cls == "entry" or get("itemprop") == "articleBody" or ident == "articleContent"
+                    or id_tokens.search(ident or "") or class_tokens.search(cls or "")):
+                parent = element.getparent()
+                if parent not in parents:
+                    parents.add(parent)
+                    yield element
+    return find
+
+
+# trafilatura's XPaths (2.3.1) that every page's tree goes through, each pass: their shapes (spaces
+# collapsed, the regular expressions they test with as '…': those are read from trafilatura's text,
+# as its version has them), by list and place, and the walks that find what they find. Its raw-tree
+# prunes (RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH) run on the whole tree before anything
+# is cleaned out of it; the discard XPaths and the first body XPath on the cleaned tree.
+_WALKS = {
+    ("RAW_TREE_PRUNE_XPATH", 0): (
+        ".//*[self::div or self::section or self::aside][ re:test(@id, '…') or re:test(@class, '…')][ not(.//h1) or "
+        "re:test(@id, '…') or re:test(@class, '…')]", _follow_up_articles),
+    ("RAW_TREE_PRUNE_XPATH", 1): (
+        ".//*[self::div or self::section or self::aside][contains(@class, 'elementor-share-buttons')]", _share_buttons),
+    ("REMOVE_COMMENTS_AND_LISTS_XPATH", 0): (
+        ".//*[self::div or self::list or self::section or self::details or self::ol or self::ul][ re:test(@id, '…') or "
+        "re:test(@class, '…')][ not(self::ol or self::ul) or re:test(@id, '…') or re:test(@class, '…')]", _comments),
+    ("OVERALL_DISCARD_XPATH", 0): (
+        ".//*[self::div or self::item or self::list or self::p or self::section or self::span][ "
+        "@data-lp-replacement-content or contains(translate(@role, 'N', 'n'), 'nav') or "
+        "contains(@data-component, 'MostPopularStories') or re:test(@id|@class, '…') or re:test(@id, '…') or "
+        "re:test(@class, '…')]", _boilerplate_blocks),
+    ("OVERALL_DISCARD_XPATH", 1): (
+        ".//*[@class='comments-title' or starts-with(@id|@class, 'reply-') or re:test(@id|@style, '…') or "
+        "contains(@style, 'display:none') or contains(@style, 'display: none') or re:test(@id, '…') or "
+        "re:test(@class, '…') or @aria-hidden='true']", _hidden_blocks),
+    ("BODY_XPATH", 0): (
+        ".//*[self::article or self::div or self::main or self::section][ @class='post' or @class='entry' or "
+        "@itemprop='articleBody' or @id='articleContent' or re:test(@id, '…') or re:test(@class, '…') ][1]",
+        _article_bodies),
+}
 
 
 class Walk:
     """One of trafilatura's XPaths as a walk: called on a tree as trafilatura calls its XPaths, it
-    returns the same elements in document order (``tests/test_extract.py``), found by lxml's own
-    iteration over the elements of the XPath's tags, each attribute tested once, where libxml2's XPath
-    engine visits every node and calls into Python's ``re`` for each test."""
+    finds the same elements in document order (``tests/test_extract.py``) by lxml's own iteration
+    over the elements of the XPath's tags, each attribute read once, where libxml2's XPath engine
+    visits every node and calls into Python's ``re`` for each regular-expression test."""
 
     __slots__ = ("replaces", "find")
 
     def __init__(self, replaces: str, find):
         self.replaces, self.find = replaces, find
 
-    def __call__(self, tree) -> list:
+    def __call__(self, tree):
         return self.find(tree)
 
 
-def walk_raw_prunes() -> None:
-    """trafilatura's raw-tree prunes (``RAW_TREE_PRUNE_XPATH``, ``REMOVE_COMMENTS_AND_LISTS_XPATH``) as
-    :class:`Walk` objects, in place, when its XPaths are the ones the walks were written for (as its
-    version holds them or as :func:`guard_all` rewrote them; else they stay as they are). They run on
-    the whole tree of every page, each of trafilatura's passes: about 2 ms a page in XPath, 0.7 as walks."""
-    from lxml import etree
+def walk_xpaths() -> None:
+    """trafilatura's XPaths in :data:`_WALKS` replaced, in place, by :class:`Walk` objects, each made
+    with the regular expressions its XPath holds; an XPath whose shape is not the one its walk was
+    written for stays as it is. Before :func:`guard_all`, which leaves walks alone."""
     from trafilatura import xpaths as theirs
 
-    for name, known, finds in (("RAW_TREE_PRUNE_XPATH", _RAW_TREE_PRUNE, (_follow_up_articles, _share_buttons)),
-                               ("REMOVE_COMMENTS_AND_LISTS_XPATH", _REMOVE_COMMENTS_AND_LISTS, (_comments,))):
-        value = getattr(theirs, name)
-        paths = tuple(_collapsed(item.path) for item in value if isinstance(getattr(item, "path", None), str))
-        rewritten = tuple(_collapsed(guarded(etree.XPath(path, namespaces=_EXSLT)).path) for path in known)
-        if len(paths) == len(value) and paths in (known, rewritten):
-            value[:] = [Walk(path, find) for path, find in zip(known, finds)]
+    for (name, index), (shape, walk) in _WALKS.items():
+        items = getattr(theirs, name)
+        path = getattr(items[index], "path", None) if index < len(items) else None
+        if isinstance(path, str) and _shape(path) == shape:
+            patterns = [re.compile(pattern) for _, pattern in _PATTERN_TEST.findall(path)]
+            if not any(pattern.search("") for pattern in patterns):  # (the walks pass over bare elements)
+                items[index] = Walk(_collapsed(path), walk(*patterns))
 
 
 # trafilatura's AUTHOR_XPATHS and AUTHOR_DISCARD_XPATHS (2.3.1), spaces collapsed: what author_walk tests
