@@ -62,10 +62,15 @@ def _shape(path: str) -> str:
     return _PATTERN_TEST.sub(lambda test: f"re:test({test.group(1)}, '…')", _collapsed(path))
 
 
-def _first(attributes, *names: str) -> str:
-    """``@a|@b`` as XPath reads it where one string is wanted: the value of whichever of the
-    attributes comes first in the element's tag, "" when it has neither."""
-    return next((value for name, value in attributes.items() if name in names), "")
+def _first(attributes, a: str, a_value: str | None, b: str, b_value: str | None) -> str:
+    """``@a|@b`` as XPath reads it where one string is wanted: the value of whichever of the two
+    attributes (with their values, None where missing) comes first in the element's tag, "" when it
+    has neither."""
+    if a_value is None:
+        return b_value or ""
+    if b_value is None:
+        return a_value
+    return next(value for name, value in attributes.items() if name == a or name == b)
 
 
 def _follow_up_articles(id_scroll, class_scroll, id_zox, class_zox):
@@ -112,11 +117,12 @@ def _boilerplate_blocks(first_cookie, id_tokens, class_tokens):
             if not attributes:
                 continue
             get = attributes.get
+            ident, cls = get("id"), get("class")
             if ("data-lp-replacement-content" in attributes
                     or "nav" in (get("role") or "").replace("N", "n")
                     or "MostPopularStories" in (get("data-component") or "")
-                    or first_cookie.search(_first(attributes, "id", "class"))
-                    or id_tokens.search(get("id") or "") or class_tokens.search(get("class") or "")):
+                    or first_cookie.search(_first(attributes, "id", ident, "class", cls))
+                    or id_tokens.search(ident or "") or class_tokens.search(cls or "")):
                 found.append(element)
         return found
     return find
@@ -133,11 +139,11 @@ def _hidden_blocks(first_hidden, id_tokens, class_tokens):
             if not attributes:
                 continue
             get = attributes.get
-            style = get("style") or ""
-            if (get("class") == "comments-title" or _first(attributes, "id", "class").startswith("reply-")
-                    or first_hidden.search(_first(attributes, "id", "style"))
-                    or "display:none" in style or "display: none" in style
-                    or id_tokens.search(get("id") or "") or class_tokens.search(get("class") or "")
+            ident, cls, style = get("id"), get("class"), get("style")
+            if (cls == "comments-title" or _first(attributes, "id", ident, "class", cls).startswith("reply-")
+                    or first_hidden.search(_first(attributes, "id", ident, "style", style))
+                    or (style is not None and ("display:none" in style or "display: none" in style))
+                    or id_tokens.search(ident or "") or class_tokens.search(cls or "")
                     or get("aria-hidden") == "true"):
                 found.append(element)
         return found
