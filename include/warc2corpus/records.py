@@ -111,6 +111,17 @@ class Capture(Provenance):
 
 
 @dataclass(slots=True)
+class Head(Capture):
+    """A staged document's capture, host and size, and its line in its file's staged documents: what
+    the filter and deduplication decide by, staged beside the documents by extract, so that neither
+    reads or writes a document (the load reads the lines the heads left in)."""
+
+    host: str
+    n_tokens: int
+    line: int
+
+
+@dataclass(slots=True)
 class Revisit(Provenance):
     """A revisit record, resolved to the document of its original at load."""
 

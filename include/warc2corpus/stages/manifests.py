@@ -20,7 +20,8 @@ class WarcToProcess(TypedDict):
 class Staged(TypedDict):
     """Staging keys of one WARC's results (gzipped JSON lines of warc2corpus.records)."""
 
-    documents: str
+    documents: str  # every document extract staged, never written again
+    heads: str  # the heads (records.Head) of those still in: all after extract, then the allow-listed, the earliest
     autocat_pages: str
     revisits: str
     rejections: list[str]  # one file per stage that rejected records

@@ -14,7 +14,7 @@ import msgspec
 import psycopg
 
 from warc2corpus.reading.limits import Limits
-from warc2corpus.records import Capture, FileStatus, HostStatus, Revisit, Stage
+from warc2corpus.records import Capture, FileStatus, Head, HostStatus, Revisit, Stage
 from warc2corpus.stages.manifests import AllowList, FileManifest, warc_key, warc_prefix
 from warc2corpus.stages.rejections import RejectionWriter
 from warc2corpus.store import db, ledger
@@ -73,22 +73,25 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
                 continue
             yield pages.Page(record)
 
-    def documents(pipeline, revisits):
-        for document in pipeline.run(records(revisits)):
+    def documents(pipeline, revisits, heads):
+        for line, document in enumerate(pipeline.run(records(revisits))):
             counts["documents"] += 1
             counts["digest_mismatch"] += document.digest_ok is False
+            heads.write(Head(**{key: getattr(document, key) for key in Capture.keys()}, host=document.host,
+                             n_tokens=document.n_tokens, line=line).to_dict())
             yield document.to_dict()
 
     keys = {name: warc_key(staging, crawl_job, run_id, warc_file, f"{name}.jsonl.gz")
-            for name in ("extracted", "autocat_pages", "read_rejections", "revisits")}
+            for name in ("extracted", "heads", "autocat_pages", "read_rejections", "revisits")}
     manifest = {"warc_file": warc_file, "crawl_job": crawl_job, "run_id": run_id}
     # Rejections and revisits go straight to staging: however many records a file holds, memory
     # keeps only counts (and the bounded autoCat pages).
     with ExitStack() as outputs:
         rejections = RejectionWriter(outputs.enter_context(staging.writer(keys["read_rejections"])))
         revisits = outputs.enter_context(staging.writer(keys["revisits"]))
+        heads = outputs.enter_context(staging.writer(keys["heads"]))
         pipeline = pages.PagePipeline(steps, rejections)
-        staging.write_jsonl(keys["extracted"], documents(pipeline, revisits))
+        staging.write_jsonl(keys["extracted"], documents(pipeline, revisits, heads))
     outcome = reader.outcome
     elapsed = time.monotonic() - clock
     skipped = dict(rejections.by_reason)
@@ -123,51 +126,37 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
         "read": {"status": outcome.status, **fault},
         "capture_end": latest_capture,
         "naturalness_model": naturalness_model,
-        "staged": {"documents": keys["extracted"], "autocat_pages": keys["autocat_pages"],
+        "staged": {"documents": keys["extracted"], "heads": keys["heads"], "autocat_pages": keys["autocat_pages"],
                    "revisits": keys["revisits"], "rejections": [keys["read_rejections"]]},
         "counts": summary,
     }
 
 
-class _Host(msgspec.Struct):
-    """What the filter reads of a staged document."""
-    host: str
-
-
-class _Identity(msgspec.Struct):
-    """What deduplication reads of a staged document (``dedup.capture_order`` and the text's size)."""
-    doc_id: int
-    n_tokens: int
-    harvest_time: str | None
-    warc_file: str
-    record_offset: int
-
-
 def filter(manifest: FileManifest, allow_list: AllowList, *, staging: Staging | None = None) -> FileManifest:
-    """Keep documents of allow-listed hosts; the others are rejected with the host's status. Only a
-    document's host is decoded; a kept one is handed on as it was staged."""
+    """Keep documents of allow-listed hosts; the others are rejected with the host's status. Reads
+    and writes the documents' heads (``records.Head``), never a document."""
     if manifest["status"] != FileStatus.EXTRACTED:
         return manifest
     staging = staging or Staging()
     statuses = staging.read_json(allow_list["allow_list"])
     warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
-    kept_key = warc_key(staging, job, run, warc_file, "filtered.jsonl.gz")
+    kept_key = warc_key(staging, job, run, warc_file, "filtered_heads.jsonl.gz")
     rejected_key = warc_key(staging, job, run, warc_file, "filter_rejections.jsonl.gz")
-    host_of, whole = msgspec.json.Decoder(type=_Host).decode, msgspec.json.Decoder().decode
     with staging.writer(kept_key) as kept, staging.writer(rejected_key) as out:
         rejected = RejectionWriter(out)
-        for line in staging.read_lines(manifest["staged"]["documents"]):
-            status = statuses.get(host_of(line).host, HostStatus.UNASSESSED)
+        for line in staging.read_lines(manifest["staged"]["heads"]):
+            head = _decode_head(line)
+            status = statuses.get(head["host"], HostStatus.UNASSESSED)
             if status == HostStatus.ACCEPTED:
                 kept.write_line(line)
             else:
-                rejected.reject(whole(line), Stage.FILTER, f"host_{status}")
+                rejected.reject(head, Stage.FILTER, f"host_{status}")
     n_kept = kept.count
     reasons = dict(rejected.by_reason)
     log.info("%s: %d documents of allow-listed hosts kept, filtered out %s", warc_file, n_kept, reasons)
     return {
         **manifest,
-        "staged": {**manifest["staged"], "documents": kept_key,
+        "staged": {**manifest["staged"], "heads": kept_key,
                    "rejections": [*manifest["staged"]["rejections"], rejected_key]},
         "counts": {**manifest["counts"], "kept_by_allow_list": n_kept, "filtered": reasons},
     }
@@ -175,45 +164,60 @@ def filter(manifest: FileManifest, allow_list: AllowList, *, staging: Staging | 
 
 def deduplicate(manifest: FileManifest, *, staging: Staging | None = None) -> FileManifest:
     """Drop empty texts; keep the earliest capture per document within the file (the load step
-    settles earliest-wins against the corpus). Two passes over the staged file, decoding only each
-    document's identity and capture order (the earliest captures are handed on as staged): memory
-    holds one small tuple per document, not the documents."""
+    settles earliest-wins against the corpus). Two passes over the documents' heads (``records.Head``),
+    never a document: memory holds one small tuple per document."""
     if manifest["status"] != FileStatus.EXTRACTED:
         return manifest
     staging = staging or Staging()
-    source = manifest["staged"]["documents"]
-    identity_of, whole = msgspec.json.Decoder(type=_Identity).decode, msgspec.json.Decoder().decode
+    source = manifest["staged"]["heads"]
 
-    def identities() -> Iterator[tuple[bytes, dict]]:
+    def heads() -> Iterator[tuple[bytes, dict]]:
         for line in staging.read_lines(source):
-            yield line, msgspec.structs.asdict(identity_of(line))
+            yield line, _decode_head(line)
 
-    earliest = dedup.earliest_captures(identity for _, identity in identities())
+    earliest = dedup.earliest_captures(head for _, head in heads())
     warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
     keys = {name: warc_key(staging, job, run, warc_file, f"{name}.jsonl.gz")
-            for name in ("unique", "later_captures", "dedup_rejections")}
-    with staging.writer(keys["unique"]) as unique, staging.writer(keys["later_captures"]) as later, \
+            for name in ("unique_heads", "later_captures", "dedup_rejections")}
+    with staging.writer(keys["unique_heads"]) as unique, staging.writer(keys["later_captures"]) as later, \
             staging.writer(keys["dedup_rejections"]) as out:
         empty = RejectionWriter(out)
-        for line, identity in identities():
-            kind = dedup.capture_kind(identity, earliest)
+        for line, head in heads():
+            kind = dedup.capture_kind(head, earliest)
             if kind == "earliest":
                 unique.write_line(line)
             elif kind == "later":
-                doc = whole(line)
-                later.write({k: doc.get(k) for k in Capture.keys()})
+                later.write({k: head[k] for k in Capture.keys()})
             else:
-                empty.reject(whole(line), Stage.DEDUPLICATE, "empty_text")
+                empty.reject(head, Stage.DEDUPLICATE, "empty_text")
     n_empty = empty.by_reason["empty_text"]
     log.info("%s: %d distinct documents, %d later captures of them, %d empty texts dropped",
              warc_file, unique.count, later.count, n_empty)
     return {
         **manifest,
-        "staged": {**manifest["staged"], "documents": keys["unique"], "later_captures": keys["later_captures"],
+        "staged": {**manifest["staged"], "heads": keys["unique_heads"], "later_captures": keys["later_captures"],
                    "rejections": [*manifest["staged"]["rejections"], keys["dedup_rejections"]]},
         "counts": {**manifest["counts"], "distinct_in_file": unique.count,
                    "later_captures_in_file": later.count, "empty_text": n_empty},
     }
+
+
+# Heads are read as staged, not checked against ``records.Head``'s types: a record without a date or an
+# id still has its document loaded.
+_decode_head = msgspec.json.Decoder().decode
+
+
+def _documents_left_in(staging: Staging, staged: dict) -> Callable[[], Iterator[dict]]:
+    """The staged documents whose heads are still in (``staged["heads"]``), in the order staged: each
+    call reads them afresh, decoding only those."""
+    lines = {head["line"] for head in map(_decode_head, staging.read_lines(staged["heads"]))}
+
+    def documents() -> Iterator[dict]:
+        decode = msgspec.json.Decoder().decode
+        for line, document in enumerate(staging.read_lines(staged["documents"])):
+            if line in lines:
+                yield decode(document)
+    return documents
 
 
 def load(manifest: FileManifest, *, staging: Staging | None = None) -> FileManifest:
@@ -230,7 +234,7 @@ def load(manifest: FileManifest, *, staging: Staging | None = None) -> FileManif
         try:
             outcome = store_load.load_warc(
                 conn, manifest["warc_file"],
-                documents=lambda: staging.read_jsonl(staged["documents"]),
+                documents=_documents_left_in(staging, staged),
                 later_captures=lambda: staging.read_jsonl(staged["later_captures"]),
                 rejections=(r for key in staged["rejections"] for r in staging.read_jsonl(key)),
                 revisits=staging.read_jsonl(staged["revisits"]),
