@@ -146,3 +146,17 @@ def test_concurrent_refreshes_wait_for_each_other(corpus_db):
             {"word": "felles", "count": 2500, "per_million": pytest.approx(2500 / 15000 * 1e6)},
             {"word": "ord7", "count": 1, "per_million": pytest.approx(1 / 15000 * 1e6)}]
         assert conn.execute("SELECT count(*) FROM collection_versions").fetchone()[0] == 1
+
+
+def test_the_lexicon_takes_words_as_written(corpus_db):
+    """Words that array syntax reads otherwise (quotes, backslashes, braces, commas, NULL) reach the
+    lexicon as they are, with their totals; a token without a letter or digit is in it, uncounted."""
+    tokens = ["NULL", "a\\b", 'x"y', "{z}", "k,l", "null", "{", "C:\\"]
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {1: ["placeholder"]})
+        conn.execute("UPDATE paragraphs SET tokens = %s, token_starts = %s WHERE doc_id = 1",
+                     (tokens, list(range(0, 8 * len(tokens), 8))))
+        conn.commit()
+        research.refresh_index(conn)
+        rows = dict(conn.execute("SELECT word, total FROM research_lexicon").fetchall())
+    assert rows == {"null": 2, "a\\b": 1, 'x"y': 1, "{z}": 1, "k,l": 1, "{": 0, "c:\\": 1}

@@ -13,7 +13,7 @@ import psycopg
 from psycopg import sql
 
 from warc2corpus.store import db
-from warc2corpus.store.load import int_array
+from warc2corpus.store.load import int_array, text_array
 from warc2corpus.research.query import BadRequest, CorpusFilter, QueryTimeout
 
 REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a time
@@ -130,12 +130,14 @@ def paragraph_tokens(conn, doc_ids: list[int]) -> list[tuple[int, list[str]]]:
 
 def add_to_lexicon(conn, words: list[str], flags: list[bool], counts: list[int]) -> dict[str, int]:
     """The word ids of the words (new words added) after adding ``counts`` to their totals: one
-    statement, which gives a new word its total as it inserts it."""
+    statement, which gives a new word its total as it inserts it. The arrays go as array literals
+    (``store.load.text_array``): psycopg's list dumper costs a Python call per element."""
     return dict(conn.execute(
         """INSERT INTO research_lexicon AS l (word, is_word, total)
            SELECT * FROM unnest(%s::text[], %s::boolean[], %s::bigint[])
            ON CONFLICT (word) DO UPDATE SET total = l.total + excluded.total
-           RETURNING word, word_id""", (words, flags, counts)))
+           RETURNING word, word_id""",
+        (text_array(words), "{" + ",".join("t" if flag else "f" for flag in flags) + "}", int_array(counts))))
 
 
 def insert_documents(conn, rows: list[tuple]) -> None:
