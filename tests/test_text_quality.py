@@ -192,7 +192,7 @@ def test_cleaning_rules_count_what_they_drop():
         ["Rekord på Holmenkollen", "- Over sytti tusen tilskuere fant veien til bakken lørdag.",
          "Foto: Ola Nordmann / NTB", "Meld deg på nyhetsbrevet vårt", "Externer Inhalt", "Externer Inhalt",
          "Slik vant hun gullet i Lahti etter en dramatisk avslutning", "– Det var helt fantastisk, sier hun."],
-        title="Rekord på Holmenkollen", anchors={extract._key("Slik vant hun gullet i Lahti etter en dramatisk avslutning")},
+        title="Rekord på Holmenkollen", anchors={extract.text_key("Slik vant hun gullet i Lahti etter en dramatisk avslutning")},
         dropped=dropped, removed=removed)
     assert kept == ["Over sytti tusen tilskuere fant veien til bakken lørdag.", "– Det var helt fantastisk, sier hun."]
     assert dropped == {"title": 1, "credit": 1, "boilerplate": 1, "repeated": 2, "links": 1}
@@ -333,7 +333,7 @@ def test_the_headline_among_the_first_paragraphs_goes_as_the_title():
                       (f"{headline} - Skole - Nyheter - Siste nytt fra Bygdeavisa og hele Fjordvik kommune", None),
                       (f"Nyheter fra bygda: {headline}", None)):
         dropped = Counter()
-        keys = {extract._key(h1)} if h1 else set()
+        keys = {extract.text_key(h1)} if h1 else set()
         kept = extract.clean_paragraphs(["Nyheter", headline, *STORY], title=title, anchors=set(), dropped=dropped,
                                         headlines=keys)
         assert kept == STORY and dropped == {"title": 1, "masthead": 1}, title  # "Nyheter" above it too
@@ -342,7 +342,7 @@ def test_the_headline_among_the_first_paragraphs_goes_as_the_title():
     before = ["| Hjem | | Nyheter | | Sport |", "| Kultur | | Debatt | | Fjordvik |", "Foto: Ola Nordmann / NTB",
               "NTB"]
     kept = extract.clean_paragraphs([*before, headline, *STORY], title=f"{headline} | Bygdeavisa", dropped=dropped,
-                                    anchors={extract._key(x) for x in ("Hjem", "Nyheter", "Sport", "Kultur", "Debatt")},
+                                    anchors={extract.text_key(x) for x in ("Hjem", "Nyheter", "Sport", "Kultur", "Debatt")},
                                     link_words={"hjem", "nyheter", "sport", "kultur", "debatt", "fjordvik"})
     assert kept == STORY and dropped["title"] == 1
     page = (f"<html><head><title>Bygdeavisa</title></head><body><article><h1>{headline}</h1>"
@@ -510,7 +510,7 @@ TEASERS = ["Ny rekord for strømprisen i Sør-Norge Strømprisen i Sør-Norge sa
            "og at reservebåten ikke kan settes inn før tidligst neste mandag morgen.",
            "Skiskytterne klare for sesongstart på Sjusjøen Landslaget har trent i høyden i tre uker og er klare for "
            "de første rennene, sier landslagssjefen til avisen etter den siste økta."]
-TEASER_LINKS = {extract._key(t) for t in ("Ny rekord for strømprisen i Sør-Norge",
+TEASER_LINKS = {extract.text_key(t) for t in ("Ny rekord for strømprisen i Sør-Norge",
                                           "Fylkesmannen vil slå sammen tre kommuner i nord",
                                           "Ferja til Bygdøy innstilt resten av uka",
                                           "Skiskytterne klare for sesongstart på Sjusjøen")}
@@ -562,7 +562,7 @@ TEASER_PAIRS = [("Ny rekord for strømprisen i Sør-Norge", "Ekspertene venter a
                 ("Fylkesmannen vil slå sammen kommuner", "To av kommunene sa nei i en folkeavstemning"),
                 ("Ferja til Bygdøy innstilt", "Feilen på motoren er større enn først antatt"),
                 ("Skiskytterne klare for Sjusjøen", "Landslaget har trent i høyden i tre uker")]
-PAIR_LINKS = {extract._key(link) for link, _ in TEASER_PAIRS}
+PAIR_LINKS = {extract.text_key(link) for link, _ in TEASER_PAIRS}
 
 
 def _pairs(pairs):
@@ -590,7 +590,7 @@ def test_links_and_lines_that_are_no_box_of_teasers_keep_their_lines(paragraphs)
     dropped = Counter()
     kept = extract.clean_paragraphs(paragraphs, title=None, anchors=PAIR_LINKS, dropped=dropped)
     assert "related" not in dropped
-    assert kept == [p for p in paragraphs if extract._key(p) not in PAIR_LINKS]
+    assert kept == [p for p in paragraphs if extract.text_key(p) not in PAIR_LINKS]
 
 
 BLURBS = ["Strømprisen i Sør-Norge satte ny rekord natt til fredag, og ekspertene venter at den holder seg høy.",
@@ -612,7 +612,7 @@ def test_the_blurbs_of_a_list_of_teasers_go():
     the blurbs, which then read as the story's opening (a Chaos page: eight blurbs above the story)."""
     items = [(link, blurb) for (link, _), blurb in zip(TEASER_PAIRS, BLURBS)]
     tree = extract.parse(_teaser_page(items))
-    assert extract.teaser_blurbs_in_page(tree, "Skolene legges ned – Bygdeavisa") == {extract._key(b) for b in BLURBS}
+    assert extract.teaser_blurbs_in_page(tree, "Skolene legges ned – Bygdeavisa") == {extract.text_key(b) for b in BLURBS}
     dropped = Counter()
     kept = extract.clean_paragraphs([*BLURBS, *STORY], title=None, anchors=set(), dropped=dropped,
                                     blurbs=extract.teaser_blurbs_in_page(tree))
@@ -629,7 +629,7 @@ def test_teasers_set_in_paragraphs_give_their_blurbs_too():
                          for i, (link, blurb) in enumerate(items))
     for teasers in (inline, standalone):
         page = f"<html><body><div id='side'>{teasers}</div><article>{''.join(f'<p>{p}</p>' for p in STORY)}</article></body></html>"
-        assert extract.teaser_blurbs_in_page(extract.parse(page)) == {extract._key(b) for b in BLURBS}
+        assert extract.teaser_blurbs_in_page(extract.parse(page)) == {extract.text_key(b) for b in BLURBS}
     # a paragraph that opens with a link and goes on in the same line is running text
     running = "".join(f'<p><a href="/sak/{i}">{link}</a> {blurb}</p>' for i, (link, blurb) in enumerate(items))
     assert extract.teaser_blurbs_in_page(extract.parse(f"<html><body><div>{running}</div></body></html>")) == set()
@@ -641,7 +641,7 @@ def test_what_is_no_list_of_teasers_keeps_its_paragraphs():
     assert extract.teaser_blurbs_in_page(extract.parse(_teaser_page(items[:2]))) == set()
     # a teaser of the page's own story (a site's latest stories include it): its blurb is the story's lead
     own = [*items, ("Skolene legges ned", STORY[0])]
-    assert extract._key(STORY[0]) not in extract.teaser_blurbs_in_page(extract.parse(_teaser_page(own)))
+    assert extract.text_key(STORY[0]) not in extract.teaser_blurbs_in_page(extract.parse(_teaser_page(own)))
     # the story's paragraphs, each in its own block and each with a link inside it, are no teasers
     linked = "".join(f'<div class="para"><p>{p} Les <a href="/sak/{i}">hele saken om skolene her</a>.</p></div>'
                      for i, p in enumerate(STORY))
@@ -797,8 +797,8 @@ def test_headings_a_table_of_contents_links_to_are_content():
             f"<p>{body}</p><h2 id='bakgrunn'>Bakgrunnen for den nye skolen</h2><p>{body}</p>"
             "<p>Les om ferja som ble innstilt</p></article></body></html>")
     links = extract._links(extract.parse(html))
-    assert extract._key("Bakgrunnen for den nye skolen") not in links.keys
-    assert extract._key("Les om ferja som ble innstilt") in links.keys
+    assert extract.text_key("Bakgrunnen for den nye skolen") not in links.keys
+    assert extract.text_key("Les om ferja som ble innstilt") in links.keys
     dropped = Counter()
     kept = extract.clean_paragraphs(["Bakgrunnen for den nye skolen", body, "Les om ferja som ble innstilt"],
                                     title="Skolen", anchors=links.keys, dropped=dropped)

@@ -72,6 +72,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from warc2corpus.text import tokens, xpaths
+from warc2corpus.text.template import text_key
 from warc2corpus.text.naturalness import is_table_row, table_cells
 from warc2corpus.text.phrases import (ACCOUNT, BOILERPLATE, BOILERPLATE_TOPIC, BYLINE, CLOCK, COMMENT_POLICY,
                                       COMMENTS_HEADING, CREDIT, DATE_AGO, DATE_LABEL, DATE_LINE_WORDS, DISCLAIMER,
@@ -211,11 +212,6 @@ END_AFTER_WORDS = 50    # ... and comes after at least this many words of text
 END_READINGS = 3        # the end of the text is read again once cut, this many readings at most
 
 
-def _key(text: str) -> str:
-    """Normalised text for comparisons: letters and digits only, lower case."""
-    return " ".join(re.findall(r"\w+", text.casefold()))
-
-
 TITLE_PART_WORDS = 3  # a paragraph the title holds is its headline with this many words or more ...
 TITLE_PART_SHARE = 0.5  # ... that make this share of the title at least ("Headline (From The Bolton News)")
 
@@ -227,7 +223,7 @@ _TITLE_SEPARATOR = re.compile(r"\s+[-|–—·»:]+\s+|:\s+")
 
 def _title_parts(title: str | None) -> frozenset[str]:
     """The normalised parts of the page's title between its separators, of TITLE_PART_WORDS words or more."""
-    return frozenset(key for key in map(_key, _TITLE_SEPARATOR.split(title or ""))
+    return frozenset(key for key in map(text_key, _TITLE_SEPARATOR.split(title or ""))
                      if key.count(" ") + 1 >= TITLE_PART_WORDS)
 
 
@@ -240,7 +236,7 @@ def _in_title(key: str, title_key: str, parts: frozenset[str] = frozenset()) -> 
 
 def headlines(tree) -> set[str]:
     """The normalised texts of the page's ``<h1>`` elements (see :func:`clean_paragraphs`)."""
-    return {key for key in (_key(h1.text_content()) for h1 in tree.iter("h1")) if key}
+    return {key for key in (text_key(h1.text_content()) for h1 in tree.iter("h1")) if key}
 
 
 LEAD_MIN_WORDS = 8  # a description shorter than this is no lead
@@ -272,7 +268,7 @@ def lead(tree, described: str | None) -> str | None:
     words = re.findall(r"\w+", described or "")
     if len(words) < LEAD_MIN_WORDS:
         return None
-    key = _key(described)
+    key = text_key(described)
     for holder in tree.xpath("//*[text()[contains(., $word)]]", word=max(words, key=len)):
         element = holder
         for _ in range(LEAD_DEPTH + 1):
@@ -289,7 +285,7 @@ def _is_lead(element, key: str) -> bool:
     named = (element, parent, None if parent is None else parent.getparent())
     if not any(e is not None and _names_lead(e.get("class") or "", e.get("id") or "") for e in named):
         return False
-    if _key(element.text_content()) != key:
+    if text_key(element.text_content()) != key:
         return False
     return not any(e.tag in _NOT_LEAD_PLACES or "share" in (e.get("class") or "")
                    for e in (element, *element.iterancestors()))
@@ -321,7 +317,7 @@ def _links(tree) -> _Links:
         n = len(text.split())
         links.words += n
         links.headlines += n >= 4
-        key = _key(text)
+        key = text_key(text)
         # A link within the page ("#section": a table of contents, a heading's own anchor) points at
         # the article's own headings, which are no less content for it; a heading's named anchor
         # (<h3><a name="sprung2">…</a></h3>: no href, no script to follow) is the heading, not a link.
@@ -342,7 +338,7 @@ _PICTURE = re.compile(r"\.(?:jpe?g|png|gif|webp)(?:[?#].*)?$", re.IGNORECASE)
 
 def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None = None,
                           link_texts: dict | None = None) -> set[str]:
-    """The normalised texts (:func:`_key`) of the blurbs of a list of teasers: LISTED_TEASERS_MIN items
+    """The normalised texts (:func:`template.text_key`) of the blurbs of a list of teasers: LISTED_TEASERS_MIN items
     or more under one element, each holding another story's headline as a link of three words or
     more (not within running text: outside a paragraph, or a paragraph's whole text) and a paragraph
     or two (``<p>``) about it, LISTED_BLURB_WORDS words at most beside its links; or a paragraph that
@@ -356,7 +352,7 @@ def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None =
     element's text (``_Links.texts``), when read already. The
     paragraph-level twin, for boxes whose links trafilatura left as lines: :func:`_teaser_blurbs`."""
     own = headlines(tree) if own is None else own
-    title_key = _key(title or "")
+    title_key = text_key(title or "")
     linked: dict = {}   # each link's words
     unlinked: dict = {}     # an element's words outside its links
 
@@ -375,11 +371,11 @@ def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None =
         if anchor.get("href") is None or linked[anchor] < 3 or _PICTURE.search(anchor.get("href")) \
                 or next(anchor.iter("img", "figcaption"), None) is not None:
             continue    # no headline: a picture's link, its caption the link's text
-        key = _key(text)
+        key = text_key(text)
         if key in own or key == title_key or _in_title(key, title_key):
             continue
         paragraph = next(anchor.iterancestors("p"), None)
-        if paragraph is None or _key(paragraph.text_content()) == key:  # a link in running text is none
+        if paragraph is None or text_key(paragraph.text_content()) == key:  # a link in running text is none
             headlines_at.append(anchor)
         elif anchor.getparent() is paragraph and not (paragraph.text or "").strip() and paragraph.index(anchor) == 0 \
                 and anchor.getnext() is not None and anchor.getnext().tag == "br" and not (anchor.tail or "").strip():
@@ -398,16 +394,16 @@ def teaser_blurbs_in_page(tree, title: str | None = None, own: set[str] | None =
     listed = {teaser for teaser in teasers if items[teaser.getparent()] >= LISTED_TEASERS_MIN}
     if not listed:
         return set()
-    blurbs = {_key(text) for paragraph, text in headed.items() if paragraph in listed}
+    blurbs = {text_key(text) for paragraph, text in headed.items() if paragraph in listed}
     for paragraph in tree.iter("p"):
         if paragraph not in headed and any(ancestor in listed for ancestor in paragraph.iterancestors()) \
                 and words_beside_links(paragraph):  # not read above, nor a link alone
-            blurbs.add(_key(paragraph.text_content()))
+            blurbs.add(text_key(paragraph.text_content()))
     return blurbs
 
 
 def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: list[str], link_words: set[str]) -> float:
-    """The share of the paragraph's text (``key``: :func:`_key`) that is link text, as a whole or, where
+    """The share of the paragraph's text (``key``: :func:`template.text_key`) that is link text, as a whole or, where
     "|" parts it, cell by cell, whichever is more: a menu's row of links ("| Home | | UK | | Guardian
     Weekly |") is links, its one-word items (``link_words``) too, and so is one link whose text holds a
     "|". ``long_anchors``: the anchors of 12 characters or more, longest first (then alphabetical), so
@@ -417,7 +413,7 @@ def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: lis
         return 0.0
     whole = _linked_chars(key, anchors, long_anchors) / len(key)
     # "|" stands between a table row's cells, a menu's items.
-    cells = [cell for cell in map(_key, paragraph.split("|")) if cell] if "|" in paragraph else []
+    cells = [cell for cell in map(text_key, paragraph.split("|")) if cell] if "|" in paragraph else []
     if len(cells) < 2:
         return whole
     linked = sum(len(cell) if cell in link_words else _linked_chars(cell, anchors, long_anchors) for cell in cells)
@@ -425,7 +421,7 @@ def _linked_share(paragraph: str, key: str, anchors: set[str], long_anchors: lis
 
 
 def _linked_chars(key: str, anchors: set[str], long_anchors: list[str]) -> int:
-    """How many characters of a text (:func:`_key`) are link text: all when it is an anchor's, else
+    """How many characters of a text (:func:`template.text_key`) are link text: all when it is an anchor's, else
     those of the long anchors it holds."""
     if key in anchors:
         return len(key)
@@ -606,7 +602,7 @@ def _teasers(opening: int, paragraphs: int) -> bool:
 
 def _opens_with_link(paragraph: str, anchors: set[str]) -> bool:
     """Does the paragraph open with the text of a link on the page (TEASER_LINK_WORDS words or more)?"""
-    key = _key(paragraph).split(" ")[:TEASER_LINK_MAX]
+    key = text_key(paragraph).split(" ")[:TEASER_LINK_MAX]
     return any(" ".join(key[:n]) in anchors for n in range(TEASER_LINK_WORDS, len(key) + 1))
 
 
@@ -656,7 +652,7 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
                      blurbs: set[str] = frozenset()) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason, and
     ``removed`` (when given) receives each paragraph that went with its reason. ``anchors``: the
-    normalised texts (:func:`_key`) of the page's links of two words or more, ``link_words`` of its
+    normalised texts (:func:`template.text_key`) of the page's links of two words or more, ``link_words`` of its
     one-word links; ``headlines``: of its ``<h1>`` elements; ``blurbs``: of its teasers' blurbs
     (:func:`teaser_blurbs_in_page`)."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
@@ -681,9 +677,9 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         if removed is not None:
             removed.extend(("layout", paragraph) for paragraph in paragraphs[:start])
         paragraphs = paragraphs[start:]
-    keys = [_key(p) for p in paragraphs]
+    keys = [text_key(p) for p in paragraphs]
     counts = Counter(keys)
-    title_key, parts = _key(title or ""), _title_parts(title)
+    title_key, parts = text_key(title or ""), _title_parts(title)
     long_anchors = sorted((a for a in anchors if len(a) >= 12), key=lambda a: (-len(a), a))
     notices = _head_notices(paragraphs) | _tail_notices(paragraphs)
     # The fields of a list of records: RECORD_FIELDS lines or more that each recur the same number of
@@ -757,7 +753,7 @@ def _menu_lines(paragraphs: list[str], keys: list[str], anchors: set[str], link_
     """The indices of a menu's items set a link to a line: MENU_LINES_MIN lines or more in a row, each
     of MENU_LINE_WORDS words at most and the whole text of one of the page's links, one-word links
     included (".NET ·", "AJAX ·", "ECLIPSE ·"; alone such a line may be a heading that links).
-    ``keys``: the paragraphs' :func:`_key`."""
+    ``keys``: the paragraphs' :func:`template.text_key`."""
     found: set[int] = set()
     run: list[int] = []
     for index, (paragraph, key) in enumerate(zip([*paragraphs, ""], [*keys, ""])):
@@ -879,7 +875,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
             rescue_dropped, rescue_removed)
         if _words(rescued) > _words(paragraphs):
             paragraphs, dropped, removed, source = rescued, rescue_dropped, rescue_removed, "trafilatura"
-    if described and paragraphs and _key(described) not in _key(" ".join(paragraphs)):
+    if described and paragraphs and text_key(described) not in text_key(" ".join(paragraphs)):
         page_lead = lead(tree, described)
         if page_lead:
             paragraphs.insert(0, page_lead)

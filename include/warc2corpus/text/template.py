@@ -69,8 +69,13 @@ def item_key(path: str, text: str) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
+_WORD = re.compile(r"\w+")
+
+
 def text_key(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
+    """A text for comparisons: its letters and digits only, in lower case (the template's texts, the
+    extraction's links, headlines and blurbs)."""
+    return " ".join(_WORD.findall(text.casefold()))
 
 
 def text_hash(text: str) -> int | None:
