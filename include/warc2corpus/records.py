@@ -5,9 +5,10 @@ copies into its table, so neither restates them. Slotted dataclasses, not msgspe
 ``bench/records.py`` measured both on documents of 12 paragraphs (2026-12-03, a loaded 2-core machine;
 µs a document, build / to JSON / from JSON): dict 2.9 / 92 / 102, dataclass 6.5 / 68 / 66, msgspec
 1.1 / 5.7 / 36. Building the record costs microseconds where a page costs tens of milliseconds, so the
-record type does not matter; msgspec's JSON does, where staged documents are decoded again and again
-(filter, deduplicate, load): so the staging's codec is msgspec's JSON (``store.staging``) and the
-records stay dataclasses, staged as the dicts they were.
+record type does not matter; msgspec's JSON does, where staged records are decoded again: so the
+staging's codec is msgspec's JSON (``store.staging``) and the records stay dataclasses, staged as the
+dicts they were. A staged document is decoded by the load alone: the filter and deduplication read
+its :class:`Head`.
 
 Status values are ``StrEnum`` members: they are strings, so XCom's JSON, the staged files and the
 database see the same text ("loaded", not "FileStatus.LOADED").
