@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gzip
 
+import pytest
+
 from warc2corpus.records import Capture, FileStatus, Head
 from warc2corpus.stages import per_file
 from warc2corpus.store.staging import Staging
@@ -61,3 +63,16 @@ def test_filter_and_deduplicate_read_heads_and_the_load_the_documents_left(tmp_p
     assert staging.path("job/run/a/extracted.jsonl.gz").read_bytes() == staged_documents
     documents = per_file._documents_left_in(staging, deduplicated["staged"])
     assert list(documents()) == list(documents()) == [docs[2], docs[4]]
+
+
+def test_a_file_staged_without_heads_says_how_to_stage_it_again(tmp_path):
+    """A manifest from a run under way when warc2corpus was upgraded (its documents staged, no heads)."""
+    staging = Staging(tmp_path)
+    staging.write_jsonl("job/run/a/extracted.jsonl.gz", [_doc(1, "avisa.no", 10, "2024-01-02T00:00:00Z")])
+    staging.write_json("job/run/allow.json.gz", {"avisa.no": "accepted"})
+    manifest = {"status": FileStatus.EXTRACTED, "warc_file": "a.warc.gz", "crawl_job": "job", "run_id": "run",
+                "staged": {"documents": "job/run/a/extracted.jsonl.gz", "rejections": []}, "counts": {}}
+    for stage in (lambda: per_file.filter(manifest, {"allow_list": "job/run/allow.json.gz"}, staging=staging),
+                  lambda: per_file.deduplicate(manifest, staging=staging)):
+        with pytest.raises(ValueError, match="a.warc.gz was staged by an earlier warc2corpus.*clear this file's extract"):
+            stage()

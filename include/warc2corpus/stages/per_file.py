@@ -144,7 +144,7 @@ def filter(manifest: FileManifest, allow_list: AllowList, *, staging: Staging | 
     rejected_key = warc_key(staging, job, run, warc_file, "filter_rejections.jsonl.gz")
     with staging.writer(kept_key) as kept, staging.writer(rejected_key) as out:
         rejected = RejectionWriter(out)
-        for line in staging.read_lines(manifest["staged"]["heads"]):
+        for line in staging.read_lines(_heads(manifest)):
             head = _decode_head(line)
             status = statuses.get(head["host"], HostStatus.UNASSESSED)
             if status == HostStatus.ACCEPTED:
@@ -169,7 +169,7 @@ def deduplicate(manifest: FileManifest, *, staging: Staging | None = None) -> Fi
     if manifest["status"] != FileStatus.EXTRACTED:
         return manifest
     staging = staging or Staging()
-    source = manifest["staged"]["heads"]
+    source = _heads(manifest)
 
     def heads() -> Iterator[tuple[bytes, dict]]:
         for line in staging.read_lines(source):
@@ -200,6 +200,16 @@ def deduplicate(manifest: FileManifest, *, staging: Staging | None = None) -> Fi
         "counts": {**manifest["counts"], "distinct_in_file": unique.count,
                    "later_captures_in_file": later.count, "empty_text": n_empty},
     }
+
+
+def _heads(manifest: FileManifest) -> str:
+    """The staging key of the file's documents' heads; a manifest staged before there were heads (a
+    run under way when warc2corpus was upgraded) says how to stage it again, rather than fail on a key."""
+    heads = manifest["staged"].get("heads")
+    if heads is None:
+        raise ValueError(f"{manifest['warc_file']} was staged by an earlier warc2corpus, without the documents' "
+                         "heads: clear this file's extract task (or run the file again) to stage it anew")
+    return heads
 
 
 # Heads are read as staged, not checked against ``records.Head``'s types: a record without a date or an
