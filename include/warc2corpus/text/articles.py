@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 SAME_HEADLINE = 0.6  # share of the headline's words a container's <h1> must hold to be the named one
 TEASER_SHARE = 0.25  # a named container with less text than this share of another's is a teaser
@@ -71,6 +72,10 @@ def _named(h1_words: set[str], names: list[set[str]]) -> bool:
 
 def keep_named_article(tree) -> Removed:
     """Remove the article containers the page does not name (see the module docstring); what went."""
+    if len(list(islice(tree.iter("h1"), 2))) < 2:
+        # Two containers, neither within the other, each holding an <h1>: two <h1> at least. Most pages
+        # have one, and counting is a quarter of the containers' XPath (0.14 against 0.54 ms a page).
+        return Removed(0, 0)
     containers = [c for c in tree.xpath(_CONTAINERS) if c.xpath(".//h1")]
     if len(containers) < 2:
         return Removed(0, 0)
