@@ -390,7 +390,7 @@ def _walk_values() -> list[str]:
              "display:none", "display: none", "color:red", "true", "false", "Navigation", "NAV", "MostPopularStories",
              "x ad y", "ad-x", "x ad-", "hidden", " hidden", "hide-x", "x hide", "commentary", "Comment"}
     for walk, xpath in _walked_xpaths():
-        for _, pattern in xpaths._PATTERN_TEST.findall(xpath.path):
+        for _, pattern, _ in xpaths._RE_TEST.findall(xpath.path):
             for alternative in tokens.alternatives(pattern):
                 words.add(re.sub(r"[\^$()?:\[\]|\\]|\[(\w)\w\]", lambda m: m.group(1) or "", alternative))
     words = sorted(words)

@@ -145,7 +145,7 @@ def filter(manifest: FileManifest, allow_list: AllowList, *, staging: Staging | 
     with staging.writer(kept_key) as kept, staging.writer(rejected_key) as out:
         rejected = RejectionWriter(out)
         for line in staging.read_lines(_heads(manifest)):
-            head = _decode_head(line)
+            head = _decode(line)
             status = statuses.get(head["host"], HostStatus.UNASSESSED)
             if status == HostStatus.ACCEPTED:
                 kept.write_line(line)
@@ -173,7 +173,7 @@ def deduplicate(manifest: FileManifest, *, staging: Staging | None = None) -> Fi
 
     def heads() -> Iterator[tuple[bytes, dict]]:
         for line in staging.read_lines(source):
-            yield line, _decode_head(line)
+            yield line, _decode(line)
 
     earliest = dedup.earliest_captures(head for _, head in heads())
     warc_file, job, run = manifest["warc_file"], manifest["crawl_job"], manifest["run_id"]
@@ -212,21 +212,20 @@ def _heads(manifest: FileManifest) -> str:
     return heads
 
 
-# Heads are read as staged, not checked against ``records.Head``'s types: a record without a date or an
-# id still has its document loaded.
-_decode_head = msgspec.json.Decoder().decode
+# Heads and documents are read as staged, not checked against ``records``' types: a record without a date
+# or an id still has its document loaded.
+_decode = msgspec.json.Decoder().decode
 
 
 def _documents_left_in(staging: Staging, staged: dict) -> Callable[[], Iterator[dict]]:
     """The staged documents whose heads are still in (``staged["heads"]``), in the order staged: each
     call reads them afresh, decoding only those."""
-    lines = {head["line"] for head in map(_decode_head, staging.read_lines(staged["heads"]))}
+    lines = {head["line"] for head in map(_decode, staging.read_lines(staged["heads"]))}
 
     def documents() -> Iterator[dict]:
-        decode = msgspec.json.Decoder().decode
         for line, document in enumerate(staging.read_lines(staged["documents"])):
             if line in lines:
-                yield decode(document)
+                yield _decode(document)
     return documents
 
 

@@ -53,13 +53,13 @@ def _collapsed(path: str) -> str:
     return " ".join(path.split())
 
 
-# An EXSLT regular-expression test in one of trafilatura's XPaths, and what it tests.
-_PATTERN_TEST = re.compile(r"re:test\((@[\w-]+(?:\|@[\w-]+)*), '([^']*)'\)")
-
-
 def _shape(path: str) -> str:
-    """An XPath's text, spaces collapsed, each regular expression it tests with as '…'."""
-    return _PATTERN_TEST.sub(lambda test: f"re:test({test.group(1)}, '…')", _collapsed(path))
+    """An XPath's text, spaces collapsed, each regular expression it tests with (:data:`_RE_TEST`) as
+    '…'; a test's flags stay (the walks are written for tests without)."""
+    def shape(test: re.Match) -> str:
+        attributes, _, flags = test.groups()
+        return f"re:test({attributes}, '…'" + (f", '{flags}')" if flags is not None else ")")
+    return _RE_TEST.sub(shape, _collapsed(path))
 
 
 def _first(attributes, a: str, a_value: str | None, b: str, b_value: str | None) -> str:
@@ -222,7 +222,7 @@ def walk_xpaths() -> None:
         items = getattr(theirs, name)
         path = getattr(items[index], "path", None) if index < len(items) else None
         if isinstance(path, str) and _shape(path) == shape:
-            patterns = [re.compile(pattern) for _, pattern in _PATTERN_TEST.findall(path)]
+            patterns = [re.compile(pattern) for _, pattern, _ in _RE_TEST.findall(path)]
             if not any(pattern.search("") for pattern in patterns):  # (the walks pass over bare elements)
                 items[index] = Walk(_collapsed(path), walk(*patterns))
 
