@@ -2,8 +2,9 @@
 
 trafilatura keeps its XPaths in one module (``trafilatura.xpaths``); what this project does to them
 is kept here: their regular-expression tests guarded by the attribute they read (:func:`guarded`,
-applied to all of them in place by :func:`guard_all`), the six that go through every page's tree made
-walks over the elements of their tags (:func:`walk_xpaths`), and its author and author-discard XPaths
+applied to all of them in place by :func:`guard_all`), the ones that go through every page's tree
+(and those that go through every element in a pass with fallbacks) made walks over the elements of
+their tags (:func:`walk_xpaths`), and its author and author-discard XPaths
 tested in one walk over a page's elements (:func:`author_walk`, for ``metadata.author_of``).
 """
 
@@ -167,33 +168,139 @@ def _article_bodies(id_tokens, class_tokens):
     return find
 
 
-# trafilatura's XPaths (2.3.1) that every page's tree goes through, each pass: their shapes (spaces
-# collapsed, the regular expressions they test with as '…': those are read from trafilatura's text,
-# as its version has them), by list and place, and the walks that find what they find. Its raw-tree
-# prunes (RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH) run on the whole tree before anything
-# is cleaned out of it; the discard XPaths and the first body XPath on the cleaned tree.
+def _story_body(id_tokens, class_fulltext, class_tokens):
+    """Blocks named as a story (its third body XPath): the first in the page, found lazily."""
+    def find(tree):
+        for element in tree.iterdescendants("article", "div", "main", "section"):
+            get = element.attrib.get
+            cls, ident = get("class"), get("id")
+            if (get("role") == "article" or ident == "article" or ident == "story" or cls in _STORY_CLASSES
+                    or id_tokens.search(ident or "") or class_fulltext.search(cls or "")
+                    or class_tokens.search(cls or "")):
+                yield element
+                return
+    return find
+
+
+_STORY_CLASSES = frozenset(("postarea", "art-postcontent", "text", "cell", "story"))
+
+
+def _content_body(id_tokens, class_tokens):
+    """Blocks named as the page's content (its fourth body XPath): the first in the page, found lazily."""
+    def find(tree):
+        for element in tree.iterdescendants("article", "div", "main", "section"):
+            get = element.attrib.get
+            cls, ident = get("class") or "", get("id") or ""
+            if (ident == "content" or cls == "content" or id_tokens.search(ident) or class_tokens.search(cls)
+                    or "main-content" in ident.replace("C", "c").replace("M", "m")
+                    or "main-content" in cls.replace("C", "c").replace("M", "m")
+                    or "page-content" in cls.replace("C", "c").replace("P", "p")):
+                yield element
+                return
+    return find
+
+
+def _named_blocks(word: str, case: str = ""):
+    """Blocks whose id or class holds ``word`` (with the capitals in ``case`` read as lower case, as
+    XPath's ``translate`` reads them): teasers, captions."""
+    def find(tree) -> list:
+        found = []
+        for element in tree.iterdescendants("div", "item", "list", "p", "section", "span"):
+            get = element.attrib.get
+            ident, cls = get("id") or "", get("class") or ""
+            for upper in case:
+                ident, cls = ident.replace(upper, upper.lower()), cls.replace(upper, upper.lower())
+            if word in ident or word in cls:
+                found.append(element)
+        return found
+    return find
+
+
+def _teasers():
+    return _named_blocks("teaser", "T")
+
+
+def _captions():
+    return _named_blocks("caption")
+
+
+_CLEANED_TAGS = frozenset(("aside", "fencedframe", "footer", "script", "style", "svg", "template"))
+
+
+def _basic_clean(class_consent, id_consent):
+    """Asides, footers, scripts, styles, drawings, templates and cookie-consent blocks (its baseline's
+    cleaning, a union of XPaths: each element once, in document order)."""
+    from lxml import etree
+
+    def find(tree) -> list:
+        found = []
+        for element in tree.iterdescendants(etree.Element):
+            tag = element.tag
+            if tag in _CLEANED_TAGS:
+                found.append(element)
+                continue
+            attributes = element.attrib
+            if not attributes:
+                continue
+            get = attributes.get
+            cls, ident = get("class"), get("id")
+            if ((tag == "div" and "footer" in _first(attributes, "class", cls, "id", ident))
+                    or class_consent.search(cls or "") or id_consent.search(ident or "")):
+                found.append(element)
+        return found
+    return find
+
+
+# trafilatura's XPaths (2.3.1) that every page's tree goes through, each pass, and those of its
+# passes with fallbacks over every element: their shapes (spaces collapsed, the regular expressions they
+# test with as '…', a test's flags kept: those are read from trafilatura's text, as its version has
+# them), by the module that reads them, name and place in its list (None: no list), and the walks that
+# find what they find. Its raw-tree prunes (RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH) run
+# on the whole tree before anything is cleaned out of it; the discard XPaths and the body XPaths on the
+# cleaned tree (the third and fourth where the ones before find nothing); its baseline's cleaning on
+# the raw tree in a pass with fallbacks (its measure of how much text a page holds, and jusText's input).
+_XPATHS, _BASELINE = "trafilatura.xpaths", "trafilatura.baseline"
 _WALKS = {
-    ("RAW_TREE_PRUNE_XPATH", 0): (
+    (_XPATHS, "RAW_TREE_PRUNE_XPATH", 0): (
         ".//*[self::div or self::section or self::aside][ re:test(@id, '…') or re:test(@class, '…')][ not(.//h1) or "
         "re:test(@id, '…') or re:test(@class, '…')]", _follow_up_articles),
-    ("RAW_TREE_PRUNE_XPATH", 1): (
+    (_XPATHS, "RAW_TREE_PRUNE_XPATH", 1): (
         ".//*[self::div or self::section or self::aside][contains(@class, 'elementor-share-buttons')]", _share_buttons),
-    ("REMOVE_COMMENTS_AND_LISTS_XPATH", 0): (
+    (_XPATHS, "REMOVE_COMMENTS_AND_LISTS_XPATH", 0): (
         ".//*[self::div or self::list or self::section or self::details or self::ol or self::ul][ re:test(@id, '…') or "
         "re:test(@class, '…')][ not(self::ol or self::ul) or re:test(@id, '…') or re:test(@class, '…')]", _comments),
-    ("OVERALL_DISCARD_XPATH", 0): (
+    (_XPATHS, "OVERALL_DISCARD_XPATH", 0): (
         ".//*[self::div or self::item or self::list or self::p or self::section or self::span][ "
         "@data-lp-replacement-content or contains(translate(@role, 'N', 'n'), 'nav') or "
         "contains(@data-component, 'MostPopularStories') or re:test(@id|@class, '…') or re:test(@id, '…') or "
         "re:test(@class, '…')]", _boilerplate_blocks),
-    ("OVERALL_DISCARD_XPATH", 1): (
+    (_XPATHS, "OVERALL_DISCARD_XPATH", 1): (
         ".//*[@class='comments-title' or starts-with(@id|@class, 'reply-') or re:test(@id|@style, '…') or "
         "contains(@style, 'display:none') or contains(@style, 'display: none') or re:test(@id, '…') or "
         "re:test(@class, '…') or @aria-hidden='true']", _hidden_blocks),
-    ("BODY_XPATH", 0): (
+    (_XPATHS, "BODY_XPATH", 0): (
         ".//*[self::article or self::div or self::main or self::section][ @class='post' or @class='entry' or "
         "@itemprop='articleBody' or @id='articleContent' or re:test(@id, '…') or re:test(@class, '…') ][1]",
         _article_bodies),
+    (_XPATHS, "BODY_XPATH", 2): (
+        "(.//*[self::article or self::div or self::main or self::section][ @role='article' or @id='article' or "
+        "@id='story' or @class='postarea' or @class='art-postcontent' or @class='text' or @class='cell' or "
+        "@class='story' or re:test(@id, '…') or re:test(@class, '…', 'i') or re:test(@class, '…') ])[1]",
+        _story_body),
+    (_XPATHS, "BODY_XPATH", 3): (
+        "(.//*[self::article or self::div or self::main or self::section][ @id='content' or @class='content' or "
+        "re:test(@id, '…') or re:test(@class, '…') or contains(translate(@id, 'CM','cm'), 'main-content') or "
+        "contains(translate(@class, 'CM','cm'), 'main-content') or contains(translate(@class, 'CP','cp'), "
+        "'page-content') ])[1]", _content_body),
+    (_XPATHS, "TEASER_DISCARD_XPATH", 0): (
+        ".//*[self::div or self::item or self::list or self::p or self::section or self::span][ "
+        "contains(translate(@id, 'T', 't'), 'teaser') or contains(translate(@class, 'T', 't'), 'teaser')]", _teasers),
+    (_XPATHS, "DISCARD_IMAGE_ELEMENTS", 0): (
+        ".//*[self::div or self::item or self::list or self::p or self::section or self::span][ "
+        "contains(@id, 'caption') or contains(@class, 'caption')]", _captions),
+    (_BASELINE, "BASIC_CLEAN_XPATH", None): (
+        ".//aside|.//div[contains(@class|@id, 'footer')]|.//fencedframe|.//footer|.//script|.//style|.//svg|"
+        ".//template|.//*[re:test(@class, '…', 'i') or re:test(@id, '…', 'i')]", _basic_clean),
 }
 
 
@@ -214,17 +321,24 @@ class Walk:
 
 def walk_xpaths() -> None:
     """trafilatura's XPaths in :data:`_WALKS` replaced, in place, by :class:`Walk` objects, each made
-    with the regular expressions its XPath holds; an XPath whose shape is not the one its walk was
-    written for stays as it is. Before :func:`guard_all`, which leaves walks alone."""
-    from trafilatura import xpaths as theirs
+    with the regular expressions its XPath holds (compiled as lxml compiles them: ignoring case where
+    the test's flags hold "i"); an XPath whose shape is not the one its walk was written for stays as it
+    is. Before :func:`guard_all`, which leaves walks alone."""
+    import importlib
 
-    for (name, index), (shape, walk) in _WALKS.items():
-        items = getattr(theirs, name)
-        path = getattr(items[index], "path", None) if index < len(items) else None
+    for (module, name, index), (shape, walk) in _WALKS.items():
+        holder = getattr(importlib.import_module(module), name)
+        if index is not None and index >= len(holder):
+            continue
+        path = getattr(holder if index is None else holder[index], "path", None)
         if isinstance(path, str) and _shape(path) == shape:
-            patterns = [re.compile(pattern) for _, pattern, _ in _RE_TEST.findall(path)]
+            patterns = [re.compile(pattern, re.IGNORECASE if "i" in flags else 0)
+                        for _, pattern, flags in _RE_TEST.findall(path)]
             if not any(pattern.search("") for pattern in patterns):  # (the walks pass over bare elements)
-                items[index] = Walk(_collapsed(path), walk(*patterns))
+                if index is None:
+                    setattr(importlib.import_module(module), name, Walk(_collapsed(path), walk(*patterns)))
+                else:
+                    holder[index] = Walk(_collapsed(path), walk(*patterns))
 
 
 # trafilatura's AUTHOR_XPATHS and AUTHOR_DISCARD_XPATHS (2.3.1), spaces collapsed: what author_walk tests
