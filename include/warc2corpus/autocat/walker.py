@@ -89,8 +89,11 @@ def read(html: str, *, boilerplate_only: bool, tree=None) -> Page:
     in_main = 0  # depth inside article/main (skipped when only boilerplate is read)
     depth = max_depth = elements = 0
     script_budget = MAX_SCRIPT_CHARS
+    main_regions: list[bool] = []  # per open element: whether it is a main region (read once, at its start)
     for event, element in etree.iterwalk(root, events=("start", "end")):
-        tag = element.tag if isinstance(element.tag, str) else ""
+        tag = element.tag
+        if tag.__class__ is not str:  # a comment, processing instruction or entity
+            tag = ""
         if event == "start":
             elements += 1
             depth += 1
@@ -117,7 +120,9 @@ def read(html: str, *, boilerplate_only: bool, tree=None) -> Page:
             elif tag == "a" or tag == "area":
                 if len(page.links) < MAX_LINKS:
                     page.links.append((element.get("href") or "", _link_text(element)))
-            if _is_main_region(element):
+            main = _is_main_region(element)
+            main_regions.append(main)
+            if main:
                 in_main += 1
             if not hidden and not (boilerplate_only and in_main):
                 if tag in BLOCK_TAGS:
@@ -133,7 +138,7 @@ def read(html: str, *, boilerplate_only: bool, tree=None) -> Page:
             visible = not hidden and not (boilerplate_only and in_main)
             if visible and tag:
                 parts.append("\n" if tag in BLOCK_TAGS else " ")
-            if _is_main_region(element):
+            if main_regions.pop():
                 in_main -= 1
             if not hidden and not (boilerplate_only and in_main):
                 _add_text(parts, element.tail)
