@@ -15,6 +15,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from conftest import run_cli
+from warc2corpus import research
 from warc2corpus.quality import near_duplicates_eval
 from warc2corpus.stages import run
 from warc2corpus.store import db, near_duplicates, publications
@@ -136,6 +137,33 @@ def test_clusters_and_representatives_whatever_the_load_order(news_warcs, corpus
         assert conn.execute("SELECT count(*) FROM near_duplicate_queue").fetchone()[0] == 0
         pairs = conn.execute("SELECT count(*), min(similarity) FROM near_duplicate_pairs").fetchone()
     assert pairs[0] == 6 and pairs[1] >= minhash.THRESHOLD
+
+
+def test_research_counts_a_story_once_when_asked(news_warcs, corpus_db):
+    """A corpus asked to count near-duplicates once (``near_duplicates="once"``) holds each cluster's
+    representative, the earliest capture, and every document without near-duplicates; by default it
+    holds them all. Counts, corpora and a corpus saved either way agree; a withdrawn representative
+    hands its place on (its cluster is recomputed without it)."""
+    run.run_files(list(news_warcs), "news")
+    every_type = {"page_types": list(research.query.PAGE_TYPES), "limit": 100}
+    once = research.CorpusFilter.from_params({**every_type, "near_duplicates": "once"})
+    every = research.CorpusFilter.from_params(every_type)
+    with research.connect(corpus_db) as conn:
+        def found(flt) -> set[tuple[str, str]]:
+            return {(row["url"], row["harvest_time"][:10]) for row in research.build_corpus(conn, flt)}
+
+        distinct = {(NRK, "2024-08-05"), (DAGBLADET, "2024-08-05"), (BR, "2024-08-05"), (BR_OTHER, "2024-08-05")}
+        assert found(once) == distinct
+        assert found(every) == distinct | NRK_CLUSTER | WIRE_CLUSTER and len(found(every)) == 8
+        assert (research.count_corpus(conn, once), research.count_corpus(conn, every)) == (4, 8)
+        saved = research.save_corpus(conn, once)
+        assert saved["documents"] == 4 and saved["definition"]["filter"]["near_duplicates"] == "once"
+    with db.connect(corpus_db) as conn:
+        publications.decide(conn, "www.dagbladet.no", "rejected", by="test")
+        conn.commit()
+        near_duplicates.refresh(conn)
+    with research.connect(corpus_db) as conn:
+        assert found(once) == distinct - {(DAGBLADET, "2024-08-05")} | {(WIRE_FJORDPOSTEN, "2024-08-06")}
 
 
 def test_withdrawn_documents_leave_their_cluster_and_rejoin(news_warcs, corpus_db):

@@ -26,8 +26,11 @@ def api(demo_url, tmp_path_factory):  # noqa: F811
 def _analyses(source: Source, reference: Corpus) -> dict[str, pd.DataFrame]:
     corpus = Corpus(text="kommunen OR fylket", languages=["nob", "nno"], published_from="2024-01-01",
                     name="kommunar", source=source)
+    once = Corpus(text="kommunen OR fylket", languages=["nob", "nno"], published_from="2024-01-01",
+                  near_duplicates="once", source=source)
     return {
         "size": pd.DataFrame([{"size": corpus.size, "definition": str(corpus.definition)}]),
+        "once": pd.DataFrame([{"size": once.size, "near_duplicates": once.definition["filter"]["near_duplicates"]}]),
         "frame": corpus.frame,
         "concordance": corpus.concordance("kommunen", before=5, after=5),
         "collocations": corpus.collocations("kommunen", before=3, after=3),
@@ -58,6 +61,8 @@ def test_the_client_answers_the_same_over_http_and_from_the_database(api, demo_u
     assert got["concordance"]["hit"].str.lower().eq("kommunen").all()
     frame = got["frame"]
     assert len(frame) == got["size"]["size"][0] > 0
+    # the demo's AMP copy of an article, captured a day later, is its near-duplicate: counted once when asked
+    assert got["once"]["near_duplicates"][0] == "once" and 0 < got["once"]["size"][0] < len(frame)
     assert frame["published"].min() >= pd.Timestamp("2024-01-01")
     assert set(frame["language"]) <= {"nob", "nno"}
     assert {"count", "relative", "log_likelihood", "pmi"} <= set(got["collocations"].columns)

@@ -300,6 +300,7 @@ def test_collection_described(conn):
     ({"limit": 100_001}, "limit"), ({"limit": "many"}, "limit"), ({"published_from": "2024-13-01"}, "published_from"),
     ({"text": '"unclosed'}, "text"), ({"text": "(ferja OR fergen"}, "text"), ({"text": "OR"}, "text"),
     ({"text": "fe*rja"}, "text"), ({"order": "best"}, "order"), ({"page_types": ["blog"]}, "page_types"),
+    ({"near_duplicates": "twice"}, "near_duplicates"),
     ({"harvest_from": "2024-03-02", "harvest_to": "2024-03-01"}, "harvest_from"), ({"colour": "red"}, "colour"),
 ])
 def test_bad_filters_name_the_parameter(params, param):

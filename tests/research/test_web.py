@@ -156,7 +156,7 @@ def test_the_form_builds_a_saved_corpus_whose_page_shows_the_library_rows_plots_
     home = page(client, "/corpus/app/")
     labels = {label.text_content().split("(")[0].strip() for label in home.iter("label")}
     assert {"Publications", "Counties", "Words or phrases", "Published from", "Harvested to", "nob", "nno",
-            "File"} <= labels
+            "File", "All of them", "Once per story", "By date"} <= labels
     with research.connect(demo_url) as conn:
         known = {p["value"] for p in research.profile(conn)["publications"]}
         in_nordland = research.build_corpus(conn, research.CorpusFilter.from_params({"counties": ["Nordland"]}))
@@ -167,6 +167,14 @@ def test_the_form_builds_a_saved_corpus_whose_page_shows_the_library_rows_plots_
         assert [r[0] for r in cells(tree, "Documents 1–")] == [r["title"] for r in in_nordland]
         assert {r[5] for r in cells(tree, "Documents 1–")} == {"Nordland"}
     assert {o.get("value") for o in home.xpath("//select[@id='publications']/option")} == known
+    # near-duplicates: every document unless asked to count a story once, which the definition then shows
+    for choice, shown in (("once", "Once per story (the earliest)"), ("all", None)):
+        corpus_id = build(client, counties=["Nordland"], near_duplicates=choice)
+        with research.connect(demo_url) as conn:
+            assert research.get_corpus(conn, corpus_id)["definition"]["filter"]["near_duplicates"] == choice
+        definition = page(client, f"/corpus/app/corpora/{corpus_id}").xpath("//dl[@class='definition']")[0]
+        assert ("Near-duplicates" in definition.text_content()) == bool(shown)
+        assert shown is None or shown in definition.text_content()
 
     corpus_id = build(client, languages=["nob", "nno"], published_from="2024-01-01", name="Norsk 2024")
     with research.connect(demo_url) as conn:
@@ -293,6 +301,7 @@ def test_an_uploaded_id_list_becomes_a_corpus_and_unknown_ids_are_listed(client,
 @pytest.mark.parametrize("form, field, says", [
     ({}, None, "The form is empty"),
     ({"limit": "10", "order": "date"}, None, "The form is empty"),
+    ({"limit": "10", "order": "date", "near_duplicates": "once"}, None, "The form is empty"),
     ({"published_from": "2024-13-01"}, "published_from", "not an ISO date"),
     ({"published_from": "2024-03-01", "published_to": "2024-01-01"}, "published_from", "lies after"),
     ({"text": "(kommunen"}, "text", "closing parenthesis"),

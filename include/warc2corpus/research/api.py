@@ -232,6 +232,10 @@ class CorpusParams(_Strict):
     published_from: str | None = Field(None, description="publication date from (ISO date)")
     published_to: str | None = Field(None, description="publication date to (ISO date)")
     page_types: list[str] = Field(default_factory=list, description="page types (default: article)")
+    near_duplicates: Literal["all", "once"] | None = Field(
+        None, description="all (default): every document; once: a story found in near-identical documents (wire "
+                          "copy in several papers, updated versions, regional editions) counts once, by its "
+                          "earliest capture")
     text: str | None = Field(None, description='full text: words, "phrases", prefix*, AND / OR / NOT, (...)')
     limit: int | None = Field(None, description="at most this many documents (default 1000, at most 100000)")
     order: Literal["date", "random"] | None = Field(None, description="date (default) or random")

@@ -35,9 +35,6 @@ ENVIRONMENT = "WARC2CORPUS_RESEARCH"
 DEFAULT_SOURCE = "http://127.0.0.1:8000/corpus"
 PAGE = 1000  # documents fetched per request when a corpus's metadata frame is read
 
-FILTERS = ("publications", "places", "counties", "languages", "harvest_from", "harvest_to", "published_from",
-           "published_to", "page_types", "text", "limit", "order", "seed")
-
 
 class Unreachable(ConnectionError):
     """The research API does not answer at the given address."""
@@ -241,18 +238,21 @@ class Corpus:
 
     Filters (as the API's): ``text`` (words, "phrases", prefix*, AND/OR/NOT), ``publications`` (register
     title, host or domain), ``places``, ``counties``, ``languages`` (nob, nno, sme …), ``published_from``/
-    ``_to`` and ``harvest_from``/``_to`` (ISO dates), ``page_types`` (default article), ``limit``, ``order``
-    (date or random), ``seed``. ``source``: a :class:`Source` or a URL (default: :func:`connect`).
+    ``_to`` and ``harvest_from``/``_to`` (ISO dates), ``page_types`` (default article), ``near_duplicates``
+    ("once": a story in near-identical documents — wire copy, updated versions, regional editions — counts
+    once, by its earliest capture; default "all"), ``limit``, ``order`` (date or random), ``seed``. ``source``: a :class:`Source` or a URL (default: :func:`connect`).
     """
 
     def __init__(self, *, text: str | None = None, publications=None, places=None, counties=None, languages=None,
                  published_from: str | None = None, published_to: str | None = None, harvest_from: str | None = None,
-                 harvest_to: str | None = None, page_types=None, limit: int | None = None, order: str | None = None,
-                 seed: int | None = None, name: str | None = None, source: "Source | str | None" = None):
+                 harvest_to: str | None = None, page_types=None, near_duplicates: str | None = None,
+                 limit: int | None = None, order: str | None = None, seed: int | None = None, name: str | None = None,
+                 source: "Source | str | None" = None):
         given = {"text": text, "publications": _list(publications), "places": _list(places),
                  "counties": _list(counties), "languages": _list(languages), "published_from": published_from,
                  "published_to": published_to, "harvest_from": harvest_from, "harvest_to": harvest_to,
-                 "page_types": _list(page_types), "limit": limit, "order": order, "seed": seed}
+                 "page_types": _list(page_types), "near_duplicates": near_duplicates, "limit": limit, "order": order,
+                 "seed": seed}
         self.source = _source(source)
         self._adopt(self.source._backend.save({k: v for k, v in given.items() if v is not None}, name))
 

@@ -250,6 +250,12 @@ def _int(mapping, key, default, lo, hi):
     return number
 
 
+# How a corpus takes near-duplicates (``store.near_duplicates``: wire copy republished by other papers,
+# updated versions of an article, a paper's regional editions): every document, or each cluster once,
+# by its representative (the earliest capture) beside every document that has no near-duplicate.
+NEAR_DUPLICATES = ("all", "once")
+
+
 @dataclasses.dataclass(frozen=True)
 class CorpusFilter:
     publications: tuple[str, ...] = ()
@@ -261,13 +267,14 @@ class CorpusFilter:
     published_from: str | None = None
     published_to: str | None = None
     page_types: tuple[str, ...] = ("article",)
+    near_duplicates: str = "all"
     text: str | None = None
     limit: int = DEFAULT_LIMIT
     order: str = "date"
     seed: int | None = None
 
     FIELDS = ("publications", "places", "counties", "languages", "harvest_from", "harvest_to",
-              "published_from", "published_to", "page_types", "text", "limit", "order", "seed")
+              "published_from", "published_to", "page_types", "near_duplicates", "text", "limit", "order", "seed")
 
     @classmethod
     def from_params(cls, mapping) -> "CorpusFilter":
@@ -286,6 +293,9 @@ class CorpusFilter:
             parse_query(text, "text")
         else:
             text = None
+        near_duplicates = mapping.get("near_duplicates") or "all"
+        if near_duplicates not in NEAR_DUPLICATES:
+            raise BadRequest("near_duplicates", f"'all' or 'once', not {near_duplicates!r}")
         order = mapping.get("order") or "date"
         if order not in ("date", "random"):
             raise BadRequest("order", f"'date' or 'random', not {order!r}")
@@ -297,7 +307,7 @@ class CorpusFilter:
             languages=tuple(_list(mapping, "languages")),
             harvest_from=_date(mapping, "harvest_from"), harvest_to=_date(mapping, "harvest_to"),
             published_from=_date(mapping, "published_from"), published_to=_date(mapping, "published_to"),
-            page_types=tuple(page_types), text=text,
+            page_types=tuple(page_types), near_duplicates=near_duplicates, text=text,
             limit=_int(mapping, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT),
             order=order, seed=seed if seed is not None or order != "random" else 0,
         )

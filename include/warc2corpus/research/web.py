@@ -73,6 +73,13 @@ TEXT = {
                   'Words, "phrases" in quotes, prefix* and AND, OR, NOT with parentheses. Example: '
                   '"i dag" AND (ferje* OR båt)'),
     "limit": ("Høyst antall dokumenter", "At most this many documents"),
+    "near_duplicates": ("Nesten like dokumenter", "Near-duplicates"),
+    "near_duplicates_all": ("Alle", "All of them"),
+    "near_duplicates_once": ("Én gang per sak (den tidligste)", "Once per story (the earliest)"),
+    "near_duplicates_help": ("Samme sak i nesten like tekster: NTB-stoff i flere aviser, oppdaterte versjoner, "
+                             "regionutgaver.",
+                             "The same story in near-identical texts: wire copy in several papers, updated "
+                             "versions, regional editions."),
     "order": ("Rekkefølge", "Order"),
     "order_date": ("Etter dato", "By date"),
     "order_random": ("Tilfeldig utvalg", "Random sample"),
@@ -328,7 +335,8 @@ def _list(values: list[str]) -> list[str]:
 
 
 FILTER_LISTS = ("publications", "counties", "languages")
-FILTER_SCALARS = ("published_from", "published_to", "harvest_from", "harvest_to", "text", "limit", "order", "seed")
+FILTER_SCALARS = ("published_from", "published_to", "harvest_from", "harvest_to", "near_duplicates", "text", "limit",
+                  "order", "seed")
 
 
 def _filter_form(form) -> dict:
@@ -496,7 +504,7 @@ def install(app: FastAPI, *, database, reader) -> None:
 
         def save(conn):
             """(the saved corpus, None) or (None, (errors, status))."""
-            if not set(given) - {"limit", "order", "seed"}:
+            if not set(given) - {"limit", "order", "seed", "near_duplicates"}:
                 return None, ([_message(page.t("error_empty"))], 400)
             try:
                 flt = CorpusFilter.from_params(given)
@@ -555,7 +563,8 @@ def install(app: FastAPI, *, database, reader) -> None:
         shown = {}
         if "filter" in definition:
             shown = {k: v for k, v in definition["filter"].items()
-                     if v not in (None, [], "") and k not in ("page_types",)}
+                     if v not in (None, [], "") and k not in ("page_types",)
+                     and not (k == "near_duplicates" and v == "all")}
         matched = None
         if "filter" in definition and corpus["documents"] >= definition["filter"]["limit"]:
             matched = research.count_corpus(conn, CorpusFilter.from_params(definition["filter"]))
