@@ -4,6 +4,8 @@ a cell that fails fails the test."""
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -27,6 +29,8 @@ def test_the_notebook_runs_over_the_demo_corpus(path, demo_url, tmp_path, monkey
     assert not [o for o in outputs if o.output_type == "error"]
     shown = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for o in outputs)
     assert "8 occurrences" in shown and "hjemmetjenesten" in shown  # the concordance and the collocates
+    told = re.search(r"(\d+) texts tell (\d+) stories", shown)  # the ferry story's AMP copy counted once
+    assert told and int(told[1]) > int(told[2]) > 0, shown[-500:]
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 3  # the plots were drawn
     assert (tmp_path / "nynorsk-texts.csv").is_file()
 
