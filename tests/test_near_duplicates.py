@@ -156,6 +156,13 @@ def test_research_counts_a_story_once_when_asked(news_warcs, corpus_db):
         assert found(once) == distinct
         assert found(every) == distinct | NRK_CLUSTER | WIRE_CLUSTER and len(found(every)) == 8
         assert (research.count_corpus(conn, once), research.count_corpus(conn, every)) == (4, 8)
+        # every row names its cluster (its representative's id) and the cluster's size
+        rows = {(row["url"], row["harvest_time"][:10]): row for row in research.build_corpus(conn, every)}
+        for members in (NRK_CLUSTER, WIRE_CLUSTER):
+            earliest = min(members, key=lambda member: member[1])
+            assert {(rows[m]["cluster"], rows[m]["cluster_size"]) for m in members} == {(rows[earliest]["doc_id"], 3)}
+        assert rows[BR, "2024-08-05"]["cluster"] == rows[BR, "2024-08-05"]["doc_id"]
+        assert rows[BR, "2024-08-05"]["cluster_size"] == 1
         saved = research.save_corpus(conn, once)
         assert saved["documents"] == 4 and saved["definition"]["filter"]["near_duplicates"] == "once"
     with db.connect(corpus_db) as conn:

@@ -94,7 +94,8 @@ def test_build_corpus_filters_combine(conn):
     assert {r["harvest_time"][:10] for r in harvested} == {"2024-03-02"}
     first = fjordposten[0]
     assert set(first) == {"doc_id", "record_id", "title", "publication", "host", "url", "harvest_time", "published",
-                          "language", "place", "county", "words", "warc_file", "record_offset", "record_length"}
+                          "language", "place", "county", "words", "warc_file", "record_offset", "record_length",
+                          "cluster", "cluster_size"}
     assert first["record_id"].startswith("<urn:uuid:") and first["words"] > 0
 
 

@@ -20,9 +20,12 @@ REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a t
 
 # Dates as ISO text straight from PostgreSQL (UTC): no per-row conversion in Python.
 HARVEST_ISO = """to_char(d.harvest_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""
+# cluster / cluster_size: the document's near-duplicate cluster, by its representative's doc_id (its own
+# when it has no near-duplicate), and how many documents the cluster holds (view document_clusters).
 METADATA = f"""d.doc_id, d.record_id, d.title, coalesce(s.title, d.host) AS publication, d.host, d.url,
     {HARVEST_ISO} AS harvest_time, d.published::text AS published, d.language, s.place, s.county, r.words,
-    d.warc_file, d.record_offset, d.record_length"""
+    d.warc_file, d.record_offset, d.record_length, coalesce(c.representative, d.doc_id) AS cluster,
+    coalesce(c.members, 1) AS cluster_size"""
 ORDERS = {
     "date": sql.SQL("coalesce(d.published, (d.harvest_time AT TIME ZONE 'UTC')::date), d.doc_id"),
     "random": sql.SQL("hashint8extended(d.doc_id, {seed}), d.doc_id"),   # stable: hash partitioning relies on it
@@ -245,7 +248,8 @@ def rows_for_ids(conn, doc_ids: list[int], *, limit: int | None = None, offset: 
     """Metadata rows of the documents in the order given, withdrawn ones left out."""
     query = sql.SQL("SELECT {} FROM unnest(%s::bigint[]) WITH ORDINALITY u(doc_id, n) "
                     "JOIN documents d ON d.doc_id = u.doc_id LEFT JOIN research_docs r ON r.doc_id = d.doc_id "
-                    "LEFT JOIN host_status s ON s.host = d.host WHERE NOT d.withdrawn ORDER BY u.n "
+                    "LEFT JOIN host_status s ON s.host = d.host "
+                    "LEFT JOIN near_duplicate_clusters c ON c.doc_id = d.doc_id WHERE NOT d.withdrawn ORDER BY u.n "
                     "LIMIT %s OFFSET %s").format(sql.SQL(METADATA))
     return _dicts(conn, query, (doc_ids, limit, offset))
 
