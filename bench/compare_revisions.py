@@ -11,8 +11,9 @@ What it measures
 
 Why
     A change meant to make a step cheaper shows as a few per cent of the whole, less than the
-    machine's own drift over minutes: the revisions alternate (A, B, A, B, ...), on one core, and each
-    B pass is compared with the A pass just before it. Every pass also prints a digest of the
+    machine's own drift over minutes: the revisions alternate on one core, A before B in odd pairs and
+    after it in even ones (a steady drift favours neither side over two pairs), and each pair's two
+    passes are compared. Every pass also prints a digest of the
     documents it made, so that a change meant to keep the output as it was is seen to keep it.
 
 Run: ``.venv/bin/python bench/compare_revisions.py BASE [REVISION] [--warc FILE] [--pairs N]``
@@ -122,7 +123,12 @@ def main() -> None:
         print(f"\n{'pair':>4}  {'A s':>7} {'A ms/page':>9}  {'B s':>7} {'B ms/page':>9}  {'B/A time':>8}  documents (digest)")
         ratios, digests = [], set()
         for n in range(1, args.pairs + 1):
-            a, b = one_pass(trees["A"], warm, warc), one_pass(trees["B"], warm, warc)
+            if n % 2:   # A then B, then B then A: a drift of the machine's speed favours neither
+                a = one_pass(trees["A"], warm, warc)
+                b = one_pass(trees["B"], warm, warc)
+            else:
+                b = one_pass(trees["B"], warm, warc)
+                a = one_pass(trees["A"], warm, warc)
             ratios.append(b["seconds"] / a["seconds"])
             digests.add((a["digest"], b["digest"]))
             print(f"{n:>4}  {a['seconds']:7.2f} {1000 * a['seconds'] / n_pages:9.2f}  {b['seconds']:7.2f} "
