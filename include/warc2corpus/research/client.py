@@ -240,7 +240,8 @@ class Corpus:
     title, host or domain), ``places``, ``counties``, ``languages`` (nob, nno, sme …), ``published_from``/
     ``_to`` and ``harvest_from``/``_to`` (ISO dates), ``page_types`` (default article), ``near_duplicates``
     ("once": a story in near-identical documents — wire copy, updated versions, regional editions — counts
-    once, by its earliest capture; default "all"), ``limit``, ``order`` (date or random), ``seed``. ``source``: a :class:`Source` or a URL (default: :func:`connect`).
+    once, by its earliest capture; default "all"), ``limit``, ``order`` (date or random), ``seed``.
+    ``source``: a :class:`Source` or a URL (default: :func:`connect`).
     """
 
     def __init__(self, *, text: str | None = None, publications=None, places=None, counties=None, languages=None,

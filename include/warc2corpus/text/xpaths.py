@@ -11,7 +11,7 @@ tested in one walk over a page's elements (:func:`author_walk`, for ``metadata.a
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 
 _EXSLT = {"re": "http://exslt.org/regular-expressions"}
 # An EXSLT regular-expression test of attributes in an XPath: re:test(@class, 'pattern'[, 'flags']).
@@ -168,36 +168,41 @@ def _article_bodies(id_tokens, class_tokens):
     return find
 
 
-def _story_body(id_tokens, class_fulltext, class_tokens):
-    """Blocks named as a story (its third body XPath): the first in the page, found lazily."""
+def _first_of(tags: tuple[str, ...], matches):
+    """A body XPath of the form ``(.//*[tags][test])[1]``: the first element of the tags that
+    ``matches``, found lazily (trafilatura takes the first find)."""
     def find(tree):
-        for element in tree.iterdescendants("article", "div", "main", "section"):
-            get = element.attrib.get
-            cls, ident = get("class"), get("id")
-            if (get("role") == "article" or ident == "article" or ident == "story" or cls in _STORY_CLASSES
-                    or id_tokens.search(ident or "") or class_fulltext.search(cls or "")
-                    or class_tokens.search(cls or "")):
+        for element in tree.iterdescendants(*tags):
+            if matches(element):
                 yield element
                 return
     return find
 
 
+_BODY_TAGS = ("article", "div", "main", "section")
 _STORY_CLASSES = frozenset(("postarea", "art-postcontent", "text", "cell", "story"))
 
 
+def _story_body(id_tokens, class_fulltext, class_tokens):
+    """Blocks named as a story (its third body XPath)."""
+    def matches(element) -> bool:
+        get = element.attrib.get
+        cls, ident = get("class") or "", get("id") or ""
+        return (get("role") == "article" or ident == "article" or ident == "story" or cls in _STORY_CLASSES
+                or bool(id_tokens.search(ident) or class_fulltext.search(cls) or class_tokens.search(cls)))
+    return _first_of(_BODY_TAGS, matches)
+
+
 def _content_body(id_tokens, class_tokens):
-    """Blocks named as the page's content (its fourth body XPath): the first in the page, found lazily."""
-    def find(tree):
-        for element in tree.iterdescendants("article", "div", "main", "section"):
-            get = element.attrib.get
-            cls, ident = get("class") or "", get("id") or ""
-            if (ident == "content" or cls == "content" or id_tokens.search(ident) or class_tokens.search(cls)
-                    or "main-content" in ident.replace("C", "c").replace("M", "m")
-                    or "main-content" in cls.replace("C", "c").replace("M", "m")
-                    or "page-content" in cls.replace("C", "c").replace("P", "p")):
-                yield element
-                return
-    return find
+    """Blocks named as the page's content (its fourth body XPath)."""
+    def matches(element) -> bool:
+        get = element.attrib.get
+        cls, ident = get("class") or "", get("id") or ""
+        return (ident == "content" or cls == "content" or bool(id_tokens.search(ident) or class_tokens.search(cls))
+                or "main-content" in ident.replace("C", "c").replace("M", "m")
+                or "main-content" in cls.replace("C", "c").replace("M", "m")
+                or "page-content" in cls.replace("C", "c").replace("P", "p"))
+    return _first_of(_BODY_TAGS, matches)
 
 
 def _named_blocks(word: str, case: str = ""):
@@ -214,14 +219,6 @@ def _named_blocks(word: str, case: str = ""):
                 found.append(element)
         return found
     return find
-
-
-def _teasers():
-    return _named_blocks("teaser", "T")
-
-
-def _captions():
-    return _named_blocks("caption")
 
 
 _CLEANED_TAGS = frozenset(("aside", "fencedframe", "footer", "script", "style", "svg", "template"))
@@ -294,10 +291,11 @@ _WALKS = {
         "'page-content') ])[1]", _content_body),
     (_XPATHS, "TEASER_DISCARD_XPATH", 0): (
         ".//*[self::div or self::item or self::list or self::p or self::section or self::span][ "
-        "contains(translate(@id, 'T', 't'), 'teaser') or contains(translate(@class, 'T', 't'), 'teaser')]", _teasers),
+        "contains(translate(@id, 'T', 't'), 'teaser') or contains(translate(@class, 'T', 't'), 'teaser')]",
+        partial(_named_blocks, "teaser", "T")),
     (_XPATHS, "DISCARD_IMAGE_ELEMENTS", 0): (
         ".//*[self::div or self::item or self::list or self::p or self::section or self::span][ "
-        "contains(@id, 'caption') or contains(@class, 'caption')]", _captions),
+        "contains(@id, 'caption') or contains(@class, 'caption')]", partial(_named_blocks, "caption")),
     (_BASELINE, "BASIC_CLEAN_XPATH", None): (
         ".//aside|.//div[contains(@class|@id, 'footer')]|.//fencedframe|.//footer|.//script|.//style|.//svg|"
         ".//template|.//*[re:test(@class, '…', 'i') or re:test(@id, '…', 'i')]", _basic_clean),
