@@ -84,22 +84,65 @@ def test_char_distances_are_gielladetects(text):
 
     models = language.classifier().cmodels
     theirs = [models[lang].compare(CharModel().of_text(text)) for lang in models]
-    sample = language.char_ranks(language.textcat_tokens(text))
-    assert language.char_distances(sample, list(models)) == theirs
-    assert language.char_distances(sample, ["eng", "nob"]) == [theirs[list(models).index("eng")],
+    tokens = language.textcat_tokens(text)
+    assert language.char_distances(tokens, list(models)) == theirs
+    assert language.char_distances(tokens, ["eng", "nob"]) == [theirs[list(models).index("eng")],
                                                                  theirs[list(models).index("nob")]]
 
+
+
+def _random_texts(count: int, seed: int) -> list[str]:
+    """Texts of words made at random: letters the models know and some none knows (Cyrillic, Greek,
+    digits, signs), words that recur (ties in the counts), texts from empty to long enough that their
+    profile is cut at NB_NGRAMS."""
+    import random
+
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyzæøåäöáčđŋšŧžABCDEFGHIJKLMNOPQRSTUVWXYZÆØÅ" + "жщюяфыλψωβ" + "0123456789-'.,"
+    vocabulary = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 12))) for _ in range(400)]
+    return [" ".join(rng.choice(vocabulary[:rng.choice([5, 40, 400])]) for _ in range(rng.choice([0, 1, 3, 20, 80, 300])))
+            for _ in range(count)]
+
+
+def test_char_distances_are_gielladetects_on_random_texts():
+    """On 300 random texts, alone and together in one call, the distances are gielladetect's own: its
+    profile's ranks (counts, ties in first occurrence, cut at NB_NGRAMS) and its comparison."""
+    from gielladetect.text_cat import CharModel
+
+    models = language.classifier().cmodels
+    texts = _random_texts(300, seed=11)
+    theirs = [[models[lang].compare(CharModel().of_text(text)) for lang in models] for text in texts]
+    token_lists = [language.textcat_tokens(text) for text in texts]
+    assert [language.char_distances(tokens, list(models)) for tokens in token_lists] == theirs
+    assert language.char_distances_of_many(token_lists, list(models)) == theirs
+
+
+def test_unknown_ngrams_are_given_ids_anew_when_too_many(monkeypatch):
+    """The ids of n-grams no model knows are started afresh once there are more than _GRAM_IDS_MAX:
+    the distances stay gielladetect's across the restart."""
+    from gielladetect.text_cat import CharModel
+
+    monkeypatch.setattr(language, "_GRAM_IDS_MAX", len(language._char_table()[1]) + 50)
+    language._gram_ids.cache_clear()
+    language._word_gram_ids.cache_clear()
+    models = language.classifier().cmodels
+    for text in _random_texts(40, seed=12):
+        theirs = [models[lang].compare(CharModel().of_text(text)) for lang in models]
+        assert language.char_distances(language.textcat_tokens(text), list(models)) == theirs
+        assert len(language._gram_ids()) <= language._GRAM_IDS_MAX + 4 * len(text) + 8
+    language._gram_ids.cache_clear()
+    language._word_gram_ids.cache_clear()
 
 
 def test_distances_of_many_profiles_are_each_ones_own():
     """A document's paragraphs are compared in one matrix: each profile's distances are the ones it
     gets alone, empty profiles (0 to every language) among them, wherever they stand."""
     texts = [BOKMAAL, "", NYNORSK, "Hei!", NORTH_SAMI, "", ENGLISH]
-    samples = [language.char_ranks(language.textcat_tokens(text)) for text in texts]
+    token_lists = [language.textcat_tokens(text) for text in texts]
     languages = ["nob", "nno", "dan", "sme", "eng"]
-    assert language.char_distances_of_many(samples, languages) == [language.char_distances(s, languages)
-                                                                   for s in samples]
-    assert language.char_distances_of_many([{}], languages) == [[0] * len(languages)]
+    assert language.char_distances_of_many(token_lists, languages) == [language.char_distances(tokens, languages)
+                                                                       for tokens in token_lists]
+    assert language.char_distances_of_many([[]], languages) == [[0] * len(languages)]
 
 
 def test_paragraph_languages_are_each_paragraphs_identification():

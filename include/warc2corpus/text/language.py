@@ -28,8 +28,6 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain, repeat
-from operator import itemgetter
 
 # ISO 639-3 codes as gielladetect names them.
 LANGUAGES = (
@@ -257,7 +255,7 @@ def preload() -> None:
     """Load the models :func:`of_text` uses on every text now (else the first text pays for them); the
     spelling dictionaries are read when a tie first needs them."""
     classifier()
-    _char_table()
+    _gram_ids()
     _scandinavian_vocabulary()
     _unseen_log_probability()
 
@@ -454,7 +452,7 @@ def scandinavian_decision(text: str, ranking: list[str]) -> tuple[str, tuple[str
 def _char_gap(text: str, first: str, second: str) -> float:
     """How much farther ``second``'s character model is from the text than ``first``'s, relative to
     ``first``'s out-of-place distance."""
-    near, far = char_distances(char_ranks(textcat_tokens(text)), [first, second])
+    near, far = char_distances(textcat_tokens(text), [first, second])
     return (far - near) / near if near else 0.0
 
 
@@ -569,17 +567,6 @@ def textcat_tokens(text: str) -> list[str]:
     return [word for chunk in text.split() for word in split(chunk)]
 
 
-def char_ranks(tokens: list[str]) -> dict[str, int]:
-    """TextCat's character n-gram profile of a text's tokens (n-gram -> rank), as gielladetect's
-    ``CharModel().of_text(text).ngrams`` builds it: the same n-grams counted in the same order, so
-    ties rank alike, in about a third of the time (each word's n-grams cached, one C-level count)."""
-    from gielladetect.text_cat import CharModel
-
-    grams = Counter(chain.from_iterable(map(_word_grams, tokens)))
-    top = sorted(grams.items(), key=itemgetter(1), reverse=True)[:CharModel.NB_NGRAMS]
-    return dict(zip(map(itemgetter(0), top), range(len(top))))
-
-
 def word_score(model, counts: Counter, normaliser: float) -> float:
     """gielladetect's ``WordModel.compare_tc`` over the text's token counts (made once for all models)."""
     if normaliser <= 0:
@@ -589,16 +576,42 @@ def word_score(model, counts: Counter, normaliser: float) -> float:
 
 
 @lru_cache(maxsize=200_000)
-def _word_grams(word: str) -> tuple[str, ...]:
-    """The 1- to 4-grams of ``_word_``, position by position (words recur: cached)."""
+def _word_gram_ids(word: str) -> bytes:
+    """The ids (:func:`_gram_ids`) of the 1- to 4-grams of ``_word_``, position by position, as int32
+    bytes (words recur: cached; bytes join in C)."""
+    import numpy as np
+
     padded = f"_{word}_"
-    return tuple(map(padded.__getitem__, _gram_slices(len(padded))))
+    grams = tuple(map(padded.__getitem__, _gram_slices(len(padded))))
+    ids = _gram_ids()
+    found = tuple(map(ids.get, grams))
+    if None in found:
+        found = tuple(ids.setdefault(gram, len(ids)) if known is None else known for gram, known in zip(grams, found))
+    return np.array(found, dtype=np.int32).tobytes()
 
 
 @lru_cache(maxsize=None)
 def _gram_slices(n: int) -> tuple[slice, ...]:
     """Where the 1- to 4-grams of a string of length ``n`` lie, position by position."""
     return tuple(slice(i, i + size) for i in range(n) for size in range(1, min(4, n - i) + 1))
+
+
+_GRAM_IDS_MAX = 1_000_000  # n-grams given an id before they are given anew (bounds a long run's memory)
+
+
+@lru_cache(maxsize=1)
+def _gram_ids() -> dict[str, int]:
+    """Each n-gram's id: an n-gram the character models know has its column in :func:`_char_table`;
+    any other the next free id from the table's last column on (the column for n-grams none knows,
+    which every id from it reads), as it is first seen."""
+    return dict(_char_table()[1])
+
+
+def _keep_gram_ids_bounded() -> None:
+    """Start the ids of unknown n-grams afresh when there are too many (they only tell n-grams apart)."""
+    if len(_gram_ids()) > _GRAM_IDS_MAX:
+        _gram_ids.cache_clear()
+        _word_gram_ids.cache_clear()
 
 
 @lru_cache(maxsize=1)
@@ -618,38 +631,69 @@ def _char_table():
     return {lang: row for row, lang in enumerate(models)}, column, table
 
 
-def char_distances(sample: dict[str, int], languages: list[str]) -> list[int]:
-    """gielladetect's ``CharModel.compare`` of a text's profile with each language's: the out-of-place
-    distance (the rank difference of each n-gram both have, a fixed penalty for each the language
-    lacks), for all the languages at once over one matrix."""
-    return char_distances_of_many([sample], languages)[0]
+def char_distances(tokens: list[str], languages: list[str]) -> list[int]:
+    """gielladetect's ``CharModel.compare`` of a text's profile (its tokens' :func:`textcat_tokens`) with
+    each language's: the out-of-place distance (the rank difference of each n-gram both have, a fixed
+    penalty for each the language lacks), for all the languages at once over one matrix."""
+    return char_distances_of_many([tokens], languages)[0]
 
 
-def char_distances_of_many(samples: list[dict[str, int]], languages: list[str]) -> list[list[int]]:
-    """:func:`char_distances` of several profiles (a document's paragraphs) in one matrix: per
-    profile, the distance to each language."""
+def char_distances_of_many(token_lists: list[list[str]], languages: list[str]) -> list[list[int]]:
+    """:func:`char_distances` of several texts (a document's paragraphs) at once: per text, the distance
+    to each language.
+
+    A text's profile is TextCat's (``CharModel().of_text(text).ngrams``): its 1- to 4-grams ranked by
+    count, ties in the order the n-grams first occur, the first ``NB_NGRAMS``. Here each n-gram is an
+    integer id and all the texts' profiles are made in one sort: (text, id) pairs sorted, each run one
+    n-gram of one text (its count, its first position), the runs ordered by text, count and first
+    position; then their distances in one matrix."""
     import numpy as np
     from gielladetect.text_cat import CharModel
 
-    row_of, column, table = _char_table()
+    row_of, _, table = _char_table()
     unknown = table.shape[1] - 1
-    total = sum(map(len, samples))
-    columns = np.fromiter(map(column.get, chain.from_iterable(samples), repeat(unknown)), dtype=np.intp, count=total)
-    ranks = np.fromiter(chain.from_iterable(sample.values() for sample in samples), dtype=np.int32, count=total)
-    theirs = table[[row_of[lang] for lang in languages]][:, columns]
-    each = np.where(theirs < 0, CharModel.MISSING_VALUE, np.abs(theirs - ranks))
-    # Each profile's sum, from the running sum at its end and at its start (an empty one sums to 0).
-    running = np.zeros((len(languages), total + 1), dtype=np.int64)
-    np.cumsum(each, axis=1, out=running[:, 1:])
-    ends = np.cumsum([0, *map(len, samples)])
-    return (running[:, ends[1:]] - running[:, ends[:-1]]).T.tolist()
+    _keep_gram_ids_bounded()
+    per_text = [b"".join(map(_word_gram_ids, tokens)) for tokens in token_lists]
+    lengths = np.fromiter(map(len, per_text), dtype=np.int64, count=len(per_text)) // 4
+    total = int(lengths.sum())
+    distances = np.zeros((len(per_text), len(languages)), dtype=np.int64)
+    if not total:
+        return distances.tolist()
+    ids = np.frombuffer(b"".join(per_text), dtype=np.int32).astype(np.int64)
+    offsets = np.cumsum(lengths) - lengths
+    text_of = np.repeat(np.arange(len(per_text), dtype=np.int64), lengths)
+    # Each n-gram of each text: its count and its first position in the text (sorted, the first of a
+    # run of equal (text, id) pairs is where the run's smallest position stands).
+    order = np.argsort((text_of << 32) | ids)
+    ids, text_of = ids[order], text_of[order]
+    starts = np.flatnonzero(np.concatenate(([True], (ids[1:] != ids[:-1]) | (text_of[1:] != text_of[:-1]))))
+    counts = np.diff(starts, append=total)
+    first = np.minimum.reduceat(order, starts)
+    ids, text_of = ids[starts], text_of[starts]
+    # Ranked by text, count (descending) and first position, in one key: no two n-grams of a text
+    # share a first position, and a count or a position within a text is below the longest text's
+    # length (texts * span**2 stays far below 2**63 for the samples compared: MAX_CHARS at most).
+    span = int(lengths.max()) + 1
+    key = (text_of * span + (span - counts)) * span + (first - offsets[text_of])
+    ranked = np.argsort(key)
+    ids, text_of = ids[ranked], text_of[ranked]
+    blocks = np.flatnonzero(np.concatenate(([True], text_of[1:] != text_of[:-1])))
+    ranks = np.arange(len(ids), dtype=np.int32) - np.repeat(blocks, np.diff(blocks, append=len(ids))).astype(np.int32)
+    kept = ranks < CharModel.NB_NGRAMS
+    ids, text_of, ranks = np.minimum(ids[kept], unknown), text_of[kept], ranks[kept]
+    theirs = table[[row_of[lang] for lang in languages]][:, ids]
+    each = np.abs(theirs - ranks)
+    each[theirs < 0] = CharModel.MISSING_VALUE
+    present = np.flatnonzero(ranks == 0)  # each text's first n-gram: where its sum starts
+    distances[text_of[present]] = np.add.reduceat(each, present, axis=1, dtype=np.int64).T
+    return distances.tolist()
 
 
 def rank(text: str, candidates: tuple[str, ...] | None = None) -> list[str]:
     """Languages from most to least likely (TextCat's two-step ranking, word step bounded)."""
     tokens = textcat_tokens(text)
     languages = _compared(candidates)
-    return _ranking(tokens, languages, char_distances(char_ranks(tokens), languages))
+    return _ranking(tokens, languages, char_distances(tokens, languages))
 
 
 def _compared(candidates: tuple[str, ...] | None) -> list[str]:
@@ -733,7 +777,7 @@ def _paragraph_languages(samples: list[str], candidates: tuple[str, ...] | None
     matrix, and the standards each left tied (:func:`scandinavian_decision`)."""
     tokens = [textcat_tokens(sample) for sample in samples]
     languages = _compared(candidates)
-    distances = char_distances_of_many([char_ranks(t) for t in tokens], languages)
+    distances = char_distances_of_many(tokens, languages)
     decided = [_decided(sample, _ranking(sample_tokens, languages, distance))
                for sample, sample_tokens, distance in zip(samples, tokens, distances)]
     return [label for label, _ in decided], [tied for _, tied in decided]
