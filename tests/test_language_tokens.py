@@ -75,6 +75,36 @@ def test_identify_uses_only_the_start_of_long_texts():
     assert language.identify(" ".join([ENGLISH] * 100) + " " + start) == "eng"
 
 
+def test_the_classifier_reads_gielladetects_models_as_it_does():
+    """Our reading of gielladetect's model files gives what its own Classifier reads: every character
+    and word model's ranks (in order), frequencies, n-gram set and inverse ranks; an unknown language
+    is no model."""
+    from gielladetect.text_cat import Classifier
+
+    theirs, ours = Classifier(langs=list(language.LANGUAGES)), language.classifier()
+    assert list(ours.cmodels) == list(theirs.cmodels) and ours.langs == theirs.langs
+    assert ours.DROP_RATIO == theirs.DROP_RATIO
+    for lang in language.LANGUAGES:
+        for mine, its in ((ours.cmodels[lang], theirs.cmodels[lang]), (ours.wmodels[lang], theirs.wmodels[lang])):
+            assert list(mine.ngrams.items()) == list(its.ngrams.items())
+            assert mine.freq == its.freq and mine.ngramskeyset == its.ngramskeyset
+            assert getattr(mine, "invrank", None) == getattr(its, "invrank", None)
+    with pytest.raises(KeyError):
+        ours.wmodels["xyz"]
+
+
+def test_word_models_are_read_when_first_asked_for():
+    """A process reads a language's word model when a text first needs it, not at start-up."""
+    language.classifier.cache_clear()
+    try:
+        fresh = language.classifier()
+        assert not fresh.wmodels
+        assert fresh.wmodels["urd"].ngrams
+        assert list(fresh.wmodels) == ["urd"]
+    finally:
+        language.classifier.cache_clear()
+
+
 @pytest.mark.parametrize("text", [BOKMAAL, NYNORSK, NORTH_SAMI, ENGLISH, "Hei!", "", "12 345"],
                          ids=["nob", "nno", "sme", "eng", "short", "empty", "digits"])
 def test_char_distances_are_gielladetects(text):
