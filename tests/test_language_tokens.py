@@ -83,6 +83,7 @@ def test_the_classifier_reads_gielladetects_models_as_it_does():
 
     theirs, ours = Classifier(langs=list(language.LANGUAGES)), language.classifier()
     assert list(ours.cmodels) == list(theirs.cmodels) and ours.langs == theirs.langs
+    assert list(ours.wmodels) == list(theirs.wmodels) and all(lang in ours.wmodels for lang in theirs.wmodels)
     assert ours.DROP_RATIO == theirs.DROP_RATIO
     for lang in language.LANGUAGES:
         for mine, its in ((ours.cmodels[lang], theirs.cmodels[lang]), (ours.wmodels[lang], theirs.wmodels[lang])):
@@ -98,9 +99,11 @@ def test_word_models_are_read_when_first_asked_for():
     language.classifier.cache_clear()
     try:
         fresh = language.classifier()
-        assert not fresh.wmodels
+        assert not fresh.wmodels.loaded
+        assert "urd" in fresh.wmodels and "xyz" not in fresh.wmodels and list(fresh.wmodels) == list(language.LANGUAGES)
+        assert not fresh.wmodels.loaded
         assert fresh.wmodels["urd"].ngrams
-        assert list(fresh.wmodels) == ["urd"]
+        assert list(fresh.wmodels.loaded) == ["urd"]
     finally:
         language.classifier.cache_clear()
 

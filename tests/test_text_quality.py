@@ -817,6 +817,17 @@ def test_nested_articles_are_related_content():
 
 # --- naturalness ------------------------------------------------------------------------------------
 
+def test_the_seed_model_holds_every_languages_word_list():
+    """The seed model is seeded with gielladetect's word list of each of its languages, as its own
+    Classifier reads them (the word models are read when first asked for: none may be missed)."""
+    from gielladetect.text_cat import Classifier
+
+    theirs = Classifier(langs=list(language.LANGUAGES)).wmodels
+    model = naturalness.Model()
+    assert list(model.seed) == [lang for lang in naturalness.MODEL_LANGUAGES if lang in theirs]
+    assert all(model.seed[lang][0] == theirs[lang].freq for lang in model.seed)
+
+
 def test_naturalness_drops_code_and_tracking_strings_and_keeps_text():
     model = naturalness.Model()
     kept, dropped = model.filter([

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -262,16 +262,30 @@ def classifier():
     return model
 
 
-class _WordModels(dict):
-    """gielladetect's word models by language, each read at its first use."""
+class _WordModels(Mapping):
+    """gielladetect's word models of :data:`LANGUAGES` (a mapping as its ``Classifier.wmodels``), each
+    read at its first use; ``loaded`` holds those read."""
 
-    def __missing__(self, lang: str):
+    def __init__(self):
+        self.loaded: dict = {}
+
+    def __getitem__(self, lang: str):
         from gielladetect.text_cat import WordModel
 
-        if lang not in LANGUAGES:
-            raise KeyError(lang)
-        self[lang] = model = WordModel(lang).of_freq(_model_file(lang, ".wm"))
-        return model
+        if lang not in self.loaded:
+            if lang not in LANGUAGES:
+                raise KeyError(lang)
+            self.loaded[lang] = WordModel(lang).of_freq(_model_file(lang, ".wm"))
+        return self.loaded[lang]
+
+    def __contains__(self, lang) -> bool:
+        return lang in LANGUAGES
+
+    def __iter__(self):
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
 
 
 def _model_file(lang: str, extension: str) -> dict[str, int]:
