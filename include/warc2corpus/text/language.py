@@ -301,8 +301,9 @@ def _model_file(lang: str, extension: str) -> dict[str, int]:
         return {}
     with open(path, encoding="utf-8") as stream:
         text = stream.read()
-    fields = text.split()
-    if len(fields) != 2 * sum(1 for line in text.splitlines() if line.strip()):
+    fields, lines = text.split(), text.splitlines()
+    if len(fields) != 2 * (len(lines) - lines.count("")) \
+            and len(fields) != 2 * sum(1 for line in lines if line.strip()):  # lines of spaces, if any
         raise ValueError(f"{path}: a line that is not an n-gram and its count")
     grams, counts = (fields[0::2], fields[1::2]) if extension == ".lm" else (fields[1::2], fields[0::2])
     return dict(zip(grams, map(int, counts)))
