@@ -247,11 +247,12 @@ _WEB_ADDRESS_HINT = re.compile(rf"@|://|\.{_TOP_LEVEL_DOMAINS}", re.IGNORECASE)
 @lru_cache(maxsize=1)
 def classifier():
     """gielladetect's classifier of :data:`LANGUAGES`, its models read from its own files as its
-    ``Classifier`` reads them (the same ranks, frequencies and inverse ranks, built by its own model
-    classes), but each file split whole rather than line by line, and a language's word model (up to
-    30,000 words) read when first asked for: the character models rank every text, the word models
-    only the close candidates (a Norwegian archive's texts seldom ask for Urdu's). 0.7 s of every
-    process's start-up was its reading all 56 files."""
+    ``Classifier`` reads them (the same ranks, frequencies and inverse ranks, in its own model classes;
+    tests compare them), but each file split whole rather than line by line, a word model made from its
+    file's order (:func:`_word_model`), and a language's word model (up to 30,000 words) read when first
+    asked for: the character models rank every text, the word models only the close candidates (a
+    Norwegian archive's texts seldom ask for Urdu's). 0.7 s of every process's start-up was its reading
+    all 56 files."""
     from gielladetect.text_cat import CharModel, Classifier
 
     model = Classifier.__new__(Classifier)
