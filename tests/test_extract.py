@@ -623,6 +623,102 @@ def test_guarded_xpaths_find_what_trafilaturas_own_find(samples):
     assert xpaths.guarded(optional) is optional
 
 
+def _justext_paragraphs(maker, tree) -> list[tuple]:
+    """What trafilatura's fallbacks make of a page with jusText (``external.try_justext``), paragraph by
+    paragraph: every attribute jusText gives a paragraph and every answer it reads from one."""
+    from justext.core import classify_paragraphs, revise_paragraph_classification
+    from trafilatura import external
+
+    paragraphs = maker.make_paragraphs(tree)
+    classify_paragraphs(paragraphs, external.JT_STOPLIST or external.jt_stoplist_init(), 50, 150, 0.1, 0.2, 0.25, True)
+    revise_paragraph_classification(paragraphs, 150)
+    return [(p.text, p.dom_path, p.xpath, p.tags_count, p.chars_count_in_links, p.class_type, p.cf_class,
+             p.heading, p.is_heading, len(p), p.words_count, p.is_boilerplate) for p in paragraphs]
+
+
+_JUSTEXT_TEXTS = ["Dette er en setning med nok ord til at jusText kan kalle den god tekst i avisen.",
+                  "og", "© Avisa", "Les mer", " \n\t ", "to  mellomrom\r\nog linjeskift", "\xa0hardt\u2028skift\u3000",
+                  "I dag var det mange som kom for å høre på talen om budsjettet, som ble lagt fram i går.", ""]
+_JUSTEXT_TAGS = ["div", "p", "h2", "span", "a", "li", "ul", "select", "option", "td", "table", "tr", "b", "br"]
+
+
+def _justext_page(rng, depth: int = 0) -> str:
+    """A page (below depth 0, an element) made at random of block and inline tags, links, headings,
+    line breaks, a ``select`` and white space of every kind."""
+    if depth == 0:
+        return "<html><body>" + "".join(_justext_page(rng, 1) for _ in range(rng.randint(1, 4))) + "</body></html>"
+    tag = rng.choice(_JUSTEXT_TAGS)
+    if tag == "br":
+        return "<br>" + rng.choice(_JUSTEXT_TEXTS)
+    inner = rng.choice(_JUSTEXT_TEXTS)
+    for _ in range(rng.randint(0, 3) if depth < 4 else 0):
+        inner += _justext_page(rng, depth + 1) + rng.choice(_JUSTEXT_TEXTS)
+    return f"<{tag}>{inner}</{tag}>"
+
+
+def test_justext_paragraphs_are_justexts():
+    """trafilatura's fallbacks make jusText's paragraphs with text.justext_paragraphs' maker (installed
+    by the loader): on 2,000 pages made at random, every paragraph the same as jusText's own maker makes
+    it (text, DOM path, XPath, counts, classes), and white space normalised as jusText normalises it on
+    20,000 texts of every kind of white space."""
+    import random
+
+    import lxml.html
+    from justext.core import ParagraphMaker
+    from justext.utils import normalize_whitespace
+    from trafilatura import external
+
+    from warc2corpus.text import justext_paragraphs
+
+    extract.parse("<html><body><p>x</p></body></html>")  # the loader installs the maker
+    assert external.ParagraphMaker is justext_paragraphs.ParagraphMaker
+    rng = random.Random(7)
+    made = 0
+    for _ in range(2000):
+        html = _justext_page(rng)
+        tree = lxml.html.fromstring(html)
+        theirs = _justext_paragraphs(ParagraphMaker, tree)
+        assert _justext_paragraphs(justext_paragraphs.ParagraphMaker, tree) == theirs, html
+        made += len(theirs)
+    assert made > 5000
+    pieces = ["a", "bc", " ", "  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\xa0", "\u2028", "\u3000", "\x01", "é"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert justext_paragraphs._normalized(text) == normalize_whitespace(text), repr(text)
+
+
+def test_justext_paragraphs_are_justexts_on_real_pages(samples):
+    """jusText's paragraphs of every real page of the samples, as trafilatura's fallbacks clean it for
+    jusText, the same from text.justext_paragraphs' maker as from jusText's own."""
+    from copy import copy
+
+    from justext.core import ParagraphMaker
+    from trafilatura.baseline import basic_cleaning
+
+    from warc2corpus.quality import evaluation
+    from warc2corpus.text import justext_paragraphs
+
+    made = 0
+    for page in evaluation.article_pages(samples) + evaluation.fundus_pages(samples):
+        tree = basic_cleaning(copy(extract.parse(page.html)))
+        theirs = _justext_paragraphs(ParagraphMaker, tree)
+        assert _justext_paragraphs(justext_paragraphs.ParagraphMaker, tree) == theirs, page.name
+        made += len(theirs)
+    assert made > 1000
+
+
+def test_justext_paragraphs_leave_another_maker_alone(monkeypatch):
+    """install() replaces jusText's own paragraph maker only, not one trafilatura came to use instead."""
+    from trafilatura import external
+
+    from warc2corpus.text import justext_paragraphs
+
+    other = type("OtherMaker", (), {})
+    monkeypatch.setattr(external, "ParagraphMaker", other)
+    justext_paragraphs.install()
+    assert external.ParagraphMaker is other
+
+
 def test_the_fast_pass_leaves_the_recall_escalation_to_the_full_pass(monkeypatch):
     """A short article on a long page: trafilatura's recall escalation (which measures the whole page's
     text first) runs once, in the full pass the short text gets, not also in the fast pass before it;

@@ -130,7 +130,8 @@ def split_paragraphs(text: str | None) -> list[str]:
 @lru_cache(maxsize=1)
 def _loader():
     """trafilatura's loader, with the XPaths every page goes through made walks (:func:`xpaths.walk_xpaths`),
-    the others guarded (:func:`xpaths.guard_all`), its removal of control characters looking for them
+    the others guarded (:func:`xpaths.guard_all`), its fallbacks' jusText paragraphs made cheaper
+    (:mod:`justext_paragraphs`), its removal of control characters looking for them
     first (:class:`ControlCharacters`), and its parser
     giving every element lxml.html's ``HtmlElement`` through lxml's C-level class lookup instead of
     lxml.html's own lookup, a Python function that lxml calls for each element it hands to Python (5
@@ -140,6 +141,8 @@ def _loader():
     from lxml import etree, html
     from trafilatura import utils
 
+    from warc2corpus.text import justext_paragraphs
+
     utils.HTML_PARSER.set_element_class_lookup(etree.ElementDefaultClassLookup(
         element=html.HtmlElement, comment=html.HtmlComment, pi=html.HtmlProcessingInstruction,
         entity=html.HtmlEntity))
@@ -147,6 +150,7 @@ def _loader():
         utils.INVALID_XML_CHARS = ControlCharacters(utils.INVALID_XML_CHARS)
     xpaths.walk_xpaths()
     xpaths.guard_all()
+    justext_paragraphs.install()
     return utils.load_html
 
 
