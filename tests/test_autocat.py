@@ -469,6 +469,22 @@ def test_english_editor_lines_are_read_on_front_pages_only():
     assert article.score == 0 and article.evidence == {}  # could not help the host: not read
 
 
+def test_a_german_newsroom_alone_gets_no_page_read():
+    # "Redaktion" (the newsroom) stands on nearly every German news page and in no label: not read.
+    newsroom = ('<html lang="de"><body><article><p>Die Geschichte.</p></article><footer><p>'
+                '<a href="/redaktion">Redaktion</a> | Kontakt zur Redaktion</p>{}</footer></body></html>')
+    for kind in ("front", "article"):
+        assert autocat.score_page(newsroom.format(""), "https://www.example.de/", kind=kind).evidence == {}
+    # Another "redakt" on the same page gets it read, and a German editor line with "Chefredaktion" still
+    # counts as one (found through "chefred").
+    norwegian = autocat.score_page(newsroom.format("<p>Redakt&oslash;r: Kari Nordmann</p>"),
+                                   "https://www.example.de/", kind="front")
+    assert norwegian.score == 0.45 and "named_editor" in norwegian.evidence["items"]
+    german = autocat.score_page(newsroom.format("<p>Chefredaktion: Hans Müller</p>"), "https://www.example.de/",
+                                kind="front")
+    assert german.score == 0 and german.evidence["foreign"][0]["language"] == "de"
+
+
 def test_a_responsible_editor_meta_tag_is_read_on_supporting_pages():
     html = ('<html><head><meta name="responsible-editor" content="Kari Nordmann"></head>'
             "<body><article><p>Saken.</p></article></body></html>")

@@ -19,7 +19,7 @@ from warc2corpus.autocat.verdicts import (
 from warc2corpus.autocat.vocabulary import (
     CODE_HOSTS, CODE_HREF_WORDS, CODE_NAME, CODE_NAME_ANYCASE, CODE_PATHS, CODE_URL_IN_TEXT, COMMITMENT,
     CONTROL, CO_TITLE, EDITOR_LABEL, EDITOR_WORD, FOREIGN_LABELS, MAIN_LABEL, NOT_NEWS_TYPES, PATTERN_GATES,
-    QUALIFIER, SUPPORTING_TRIGGER_BYTES, TRIGGER_BYTES,
+    QUALIFIER, SUPPORTING_TRIGGER_BYTES, TRIGGER_BYTES, TRIGGER_UNLESS_ALL,
 )
 from warc2corpus.autocat.walker import MAX_JSON_NODES, Page, lines_from, lines_of_scripts, read, strip_tags
 
@@ -320,9 +320,16 @@ def _scan_jsonld(blocks: list[str], findings: _Findings) -> list[str]:
 def _triggered(html: str, kind: str = "front") -> bool:
     lowered = html.encode("utf-8", "surrogatepass").lower()
     if kind == "front":
-        return any(trigger in lowered for trigger in TRIGGER_BYTES)
-    return (any(trigger in lowered for trigger in SUPPORTING_TRIGGER_BYTES)
+        return any(_holds(lowered, trigger) for trigger in TRIGGER_BYTES)
+    return (any(_holds(lowered, trigger) for trigger in SUPPORTING_TRIGGER_BYTES)
             or b"editor" in lowered and b"responsible" in lowered)
+
+
+def _holds(lowered: bytes, trigger: bytes) -> bool:
+    if trigger not in lowered:
+        return False
+    longer = TRIGGER_UNLESS_ALL.get(trigger)
+    return longer is None or longer not in lowered or lowered.count(trigger) > lowered.count(longer)
 
 
 def score_page(html: str | bytes | None, url: str | None = None, *, kind: str | None = None,
