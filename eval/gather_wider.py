@@ -17,6 +17,8 @@ measures them:
     dates_mediacloud/            eval.json + html/...                         (adbar/htmldate: news pages, Media Cloud 2020)
     langid/lingua/sentences/     nb.txt, nn.txt, da.txt, sv.txt               (pemistahl/lingua-py, Apache-2.0:
                                                                               Leipzig corpora sentences, news and web)
+    langid/lingua/other_languages/  <code>.txt of its 71 other languages      (the same: text that must not come
+                                                                              out Bokmål, Nynorsk, Sámi or Kven)
     langid/ud/ud_sentences.tsv   lang, treebank_file, sent_id, text           (Universal Dependencies treebanks,
                                                                               CC BY-SA 4.0, with --ud: below)
     extraction_trafilatura_eval/ evaldata.json + html/<file>                  (adbar/trafilatura's evaluation,
@@ -130,6 +132,7 @@ L3S_FULL_TEXT = "2"
 L3S_TITLE_OPENS = re.compile(rb"<title[\s>]", re.IGNORECASE)
 L3S_TITLE_CLOSES = re.compile(rb"</title[\s/>]", re.IGNORECASE)  # as an HTML parser reads an end tag
 LINGUA_LANGUAGES = ("nb", "nn", "da", "sv")
+LINGUA_SENTENCES = "language-testdata/sentences"
 # Utomo & Leu's sets: folder in their repository -> ours; Big9's nine sites, each page's the one it names most.
 UTOMO_SETS = {"big9": ("big5-05", "big5-09", "big5-13", "big5-17"), "chaos": ("chaos-all",)}
 UTOMO_SITE = re.compile(rb"\b(arstechnica|bbc|cnn|forbes|foxnews|latimes|nymag|nypost|yahoo)\.(?:com|co\.uk)",
@@ -301,15 +304,19 @@ def gather_htmldate(repo: Repo, out: Path, leave_out: set[str], counts: dict) ->
 
 
 def gather_lingua(repo: Repo, out: Path, counts: dict) -> None:
-    """lingua's test sentences (none of them in the shared samples, which hold its words and word pairs)."""
-    for code in LINGUA_LANGUAGES:
-        halves: dict[str, list[str]] = {split: [] for split in SPLITS}
-        for line in repo.read(f"language-testdata/sentences/{code}.txt").decode("utf-8").splitlines():
-            if line.strip():
-                halves[split_of(f"lingua-{code}", line.strip())].append(line.strip())
-        for split, lines in halves.items():
-            write_text(out / split / "langid" / "lingua" / "sentences" / f"{code}.txt", "\n".join(lines) + "\n")
-            counts[f"lingua_{code}_{split}"] = len(lines)
+    """lingua's test sentences (none of them in the shared samples, which hold its words and word pairs):
+    those of the Scandinavian standards, and those of every other language."""
+    codes = sorted(name.rsplit("/", 1)[-1].removesuffix(".txt") for name in repo.files(LINGUA_SENTENCES))
+    others = [code for code in codes if code not in LINGUA_LANGUAGES]
+    for folder, wanted in (("sentences", LINGUA_LANGUAGES), ("other_languages", others)):
+        for code in wanted:
+            halves: dict[str, list[str]] = {split: [] for split in SPLITS}
+            for line in repo.read(f"{LINGUA_SENTENCES}/{code}.txt").decode("utf-8").splitlines():
+                if line.strip():
+                    halves[split_of(f"lingua-{code}", line.strip())].append(line.strip())
+            for split, lines in halves.items():
+                write_text(out / split / "langid" / "lingua" / folder / f"{code}.txt", "\n".join(lines) + "\n")
+                counts[f"lingua_{code}_{split}"] = len(lines)
 
 
 def gather_nordicdsl(repo: Repo, out: Path, counts: dict, commit: str = NORDICDSL_COMMIT) -> None:

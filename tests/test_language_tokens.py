@@ -25,6 +25,24 @@ ENGLISH = (
     "than expected. Unemployment is low, but many households still feel the high electricity prices and interest rates."
 )
 
+# Text in languages none of the models knows (or knows poorly), which the models alone read as one of
+# the archive's languages (the test checks that they do).
+OTHER_LANGUAGES = {
+    "cym": "Cyflwynodd y llywodraeth y gyllideb heddiw ac mae'r gweinidog cyllid yn dweud bod yr economi yn "
+           "gryfach na'r disgwyl. Mae diweithdra yn isel, ond mae llawer o aelwydydd yn dal i deimlo prisiau "
+           "trydan uchel.",
+    "sot": "Mmuso o hlahisitse tekanyetso kajeno mme letona la ditjhelete le re moruo o matla ho feta kamoo ho "
+           "neng ho lebeletswe. Ho hloka mesebetsi ho tlase, empa malapa a mangata a ntse a utlwa ditheko tse "
+           "phahameng tsa motlakase.",
+    "ita": "Il governo ha presentato oggi il bilancio e il ministro delle finanze dice che l'economia è più forte "
+           "del previsto. La disoccupazione è bassa, ma molte famiglie sentono ancora i prezzi alti "
+           "dell'elettricità.",
+    "kor": "정부는 오늘 예산안을 발표했고 재무장관은 경제가 예상보다 강하다고 말했다. 실업률은 낮지만 많은 가구가 "
+           "여전히 높은 전기 요금과 금리를 느끼고 있다.",
+    "bos": "Vlada je danas predstavila proračun, a ministar financija kaže da je gospodarstvo snažnije nego što se "
+           "očekivalo. Nezaposlenost je niska, ali mnoga kućanstva i dalje osjećaju visoke cijene struje.",
+}
+
 
 # --- language.identify ---------------------------------------------------------------------------
 
@@ -46,6 +64,27 @@ def test_short_text_is_undetermined(text):
 def test_identify(text, expected):
     assert len(text.split()) >= 25
     assert language.identify(text) == expected
+
+
+@pytest.mark.parametrize("code", sorted(OTHER_LANGUAGES))
+def test_text_in_another_language_is_not_read_as_the_archives(code, monkeypatch):
+    """py3langid's second reading names the language (its probability alone, or with the archive's
+    readings all unlikely: the Croatian text, which it shares out among Bosnian, Croatian, Serbian)."""
+    text = OTHER_LANGUAGES[code]
+    assert language.identify(text) == code
+    read = language.of_paragraphs([text, "Kort avsnitt.", text])
+    assert read.language == code and read.paragraphs == [code, "und", code]
+    monkeypatch.setattr(language, "other_language", lambda text: None)
+    assert language.identify(text) in language.ARCHIVE_LANGUAGES  # what the models alone make of it
+    assert language.of_paragraphs([text, text]).language in language.ARCHIVE_LANGUAGES
+
+
+def test_the_archives_languages_have_no_other_reading():
+    for text in (BOKMAAL, NYNORSK, NORTH_SAMI):
+        assert language.other_language(text) is None
+    # A document in the archive's languages keeps a paragraph py3langid would read otherwise.
+    document = [BOKMAAL, NYNORSK, OTHER_LANGUAGES["cym"]]
+    assert language.of_paragraphs(document).paragraphs[:2] == ["nob", "nno"]
 
 
 def test_ten_words_are_enough_to_classify():

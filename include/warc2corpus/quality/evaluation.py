@@ -24,7 +24,10 @@ language      accuracy on ``langid/lingua`` word pairs (forced choice) and on th
               the UD treebank (``langid/ud/ud_sentences.tsv``, with North Sámi accuracy) and of lingua
               (``langid/lingua/sentences``) and of NordicDSL (``langid/nordicdsl``) when the samples
               hold them, and of held-out sentence files
-              (``--heldout``); each language's error rate with its 95 % Wilson interval. Figures of sets the samples may lack are printed, not pinned.
+              (``--heldout``); each language's error rate with its 95 % Wilson interval; the share of
+              10-40-token sentences of lingua's other languages (``langid/lingua/other_languages``)
+              read as Bokmål, Nynorsk, Sámi or Kven. Figures of sets the samples may lack are printed,
+              not pinned.
 page type     the share of fundus pages typed as expected: ``article``, or ``live_blog`` where the page
               declares itself a ``LiveBlogPosting``.
 
@@ -270,6 +273,14 @@ def lingua_items(samples: Path, kind: str = "word-pairs") -> list[tuple[str, str
     return _sentence_files(samples / "langid" / "lingua" / kind)
 
 
+def other_language_sentences(samples: Path) -> list[tuple[str, str]]:
+    """(lingua's code, sentence) of ``langid/lingua/other_languages/*.txt`` (lingua's sentences of its
+    languages besides Bokmål, Nynorsk, Danish and Swedish: see eval/gather_wider.py), when present."""
+    folder = samples / "langid" / "lingua" / "other_languages"
+    return [(path.stem, line.strip()) for path in sorted(folder.glob("*.txt"))
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def nordicdsl_sentences(samples: Path) -> list[tuple[str, str]]:
     """(ISO 639-3 code, sentence) of ``langid/nordicdsl/*.txt`` (NordicDSL's Wikipedia test sentences,
     lower case, without punctuation: see eval/gather_wider.py), when present."""
@@ -292,8 +303,9 @@ DOCUMENT_SENTENCES = 20  # the treebank's sentences read as documents of this ma
 # same everywhere.
 UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.",
             "lang.nordicdsl_short.", "lang.ndt_news_short.", "lang.ud_documents.", "lang.ndt_news_documents.",
-            "lang.fundus_documents.", "body.trafilatura_eval.", "body.l3s_gn1.", "body.big9.",
-            "body.chaos.")
+            "lang.fundus_documents.", "lang.other_languages_short.", "body.trafilatura_eval.", "body.l3s_gn1.",
+            "body.big9.", "body.chaos.")
+OTHER_LANGUAGE_SENTENCES = 200  # of each other language (lang.other_languages_short)
 
 
 def ud_sentences(samples: Path) -> list[tuple[str, str]]:
@@ -548,6 +560,7 @@ def _language(report: Report, samples: Path, heldout: Path | None) -> None:
                f"{DOCUMENT_SENTENCES}")
     _sentences(report, "nordicdsl_short", nordicdsl_sentences(samples), gielladetect,
                "NordicDSL Wikipedia sentences (lower case, unpunctuated)")
+    _other_languages(report, other_language_sentences(samples), gielladetect)
     if heldout is not None:
         items = [(LINGUA_CODES[path.stem], line.strip()) for path in sorted(heldout.glob("*.txt"))
                  if path.stem in LINGUA_CODES for line in path.read_text(encoding="utf-8").splitlines()]
@@ -580,6 +593,29 @@ def _sentences(report: Report, label: str, items: list[tuple[str, str]], giellad
         report.add(f"lang.{label}.sme_accuracy", mean(float(language.of_text(s) == "sme") for s in sami),
                    note=f"gielladetect alone {mean(float(gielladetect(s) == 'sme') for s in sami):.4f}; "
                         f"{len(sami)} North Sámi {what}")
+
+
+def _other_languages(report: Report, items: list[tuple[str, str]], gielladetect) -> None:
+    """How many sentences of 10-40 tokens in languages besides the Scandinavian standards (the first
+    OTHER_LANGUAGE_SENTENCES of each) come out one of the archive's languages (Bokmål, Nynorsk, Sámi,
+    Kven), and the languages it happens to most."""
+    from warc2corpus.text import language, tokens
+
+    if not items:
+        return
+    taken: Counter = Counter()
+    short = []
+    for code, sentence in items:
+        if taken[code] < OTHER_LANGUAGE_SENTENCES \
+                and NEWS_RANGE[0] <= len(tokens.tokenize(sentence)[0]) <= NEWS_RANGE[1]:
+            taken[code] += 1
+            short.append((code, sentence))
+    ours = Counter(code for code, sentence in short if language.of_text(sentence) in language.ARCHIVE_LANGUAGES)
+    alone = sum(gielladetect(sentence) in language.ARCHIVE_LANGUAGES for _, sentence in short)
+    most = ", ".join(f"{code} {n}" for code, n in ours.most_common(5)) or "none"
+    report.add("lang.other_languages_short.read_as_archive", sum(ours.values()) / len(short), lower_is_better=True,
+               note=f"gielladetect alone {alone / len(short):.4f}; {len(short)} lingua sentences of {len(taken)} "
+                    f"other languages read as Bokmål, Nynorsk, Sámi or Kven (most: {most})")
 
 
 def _wilson_text(row: dict, label: str) -> str:
