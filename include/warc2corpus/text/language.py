@@ -36,9 +36,10 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-# ISO 639-3 codes as gielladetect names them.
-LANGUAGES = (
-    "nob", "nno", "sme", "smj", "sma", "smn", "sms", "fkv",
+# ISO 639-3 codes as gielladetect names them: the archive's own (Bokmål, Nynorsk, the Sámi languages,
+# Kven), then the others likely in a Norwegian archive.
+ARCHIVE_LANGUAGES = ("nob", "nno", "sme", "smj", "sma", "smn", "sms", "fkv")
+LANGUAGES = ARCHIVE_LANGUAGES + (
     "dan", "swe", "isl", "fao", "fin", "kal",
     "eng", "deu", "fra", "spa", "ita", "pol", "rus", "est", "ron", "tur", "som", "ara", "fas", "urd",
 )
@@ -51,7 +52,6 @@ CANDIDATE_CHARS = 1000    # ... as its first 1,000 characters rank them (on the 
                           # 2,000 took the language step 12 % longer for the same labels, but for six
                           # paragraphs in languages no model knows: Korean, Turkish, Zulu) ...
 ALWAYS_CANDIDATES = ("nob", "nno", "sme", "eng")  # ... and these
-ARCHIVE_LANGUAGES = LANGUAGES[:8]  # Bokmål, Nynorsk, the Sámi languages, Kven: what the archive is about
 # py3langid's second reading (:func:`other_language`) of the first OTHER_CHARS characters of a text of
 # OTHER_MIN_CHARS or more overrules a reading as one of the archive's languages where the language it
 # finds likeliest is none it reads the archive's own as (ARCHIVE_READINGS: what it found likeliest for
