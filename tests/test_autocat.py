@@ -562,3 +562,36 @@ def test_a_declaration_after_an_included_document_is_read():
     page = weather + _front("<p>Ansvarlig redaktør: Kari Nordmann</p>")
     result = autocat.score_page(page)
     assert result.status == "accepted" and result.evidence["editors"] == ["Kari Nordmann"]
+
+
+def test_triggers_are_found_as_plain_searches_find_them_however_they_overlap():
+    # The one-pass search must say what searching the page for each word in turn says, also where the
+    # words overlap or lie inside each other ("chefredaktion", "redaktionored.no", "responsibleditor").
+    import random
+
+    from warc2corpus.autocat.evidence import _triggered
+    from warc2corpus.autocat.vocabulary import SUPPORTING_TRIGGER_BYTES, TRIGGER_BYTES, TRIGGER_UNLESS_ALL
+
+    def holds(page: bytes, trigger: bytes) -> bool:
+        longer = TRIGGER_UNLESS_ALL.get(trigger)
+        return trigger in page and (longer is None or page.count(trigger) > page.count(longer))
+
+    def expected(page: bytes, kind: str) -> bool:
+        if kind == "front":
+            return any(holds(page, t) for t in TRIGGER_BYTES)
+        return any(holds(page, t) for t in SUPPORTING_TRIGGER_BYTES) or b"editor" in page and b"responsible" in page
+
+    words = list(TRIGGER_BYTES) + list(TRIGGER_UNLESS_ALL.values()) + [b"responsible", b"x", b" "]
+    rng = random.Random(7)
+    pages = []
+    for _ in range(3000):
+        page = b""
+        for word in rng.choices(words, k=rng.randint(1, 4)):
+            shared = next((k for k in range(min(len(page), len(word)) - 1, 0, -1) if page.endswith(word[:k])), 0)
+            page += word[shared if rng.random() < 0.7 else 0:]   # overlapping the word before, mostly
+        pages.append(page)
+    pages += [b"chefredaktion", b"redaktionored.no", b"responsibleditor", b"redaktion redaktion redakt"]
+    for page in pages:
+        html = page.decode("utf-8")
+        for kind in ("front", "article"):
+            assert _triggered(html, kind) is expected(page, kind), (page, kind)

@@ -191,16 +191,10 @@ PATTERN_GATES = {
 # Every link evidence._classify_href recognises holds one of these (its host): other links are not parsed.
 CODE_HREF_WORDS = tuple(h for h in CODE_HOSTS if not h.startswith("redaktor")) + ("redaktor", "wikipedia.org")
 
-# The triggers as UTF-8 bytes: ASCII lowercasing of the encoded page is several times cheaper than
-# str.lower() and finds the same ASCII triggers; the mojibake one ("ã¸") is looked for in both cases.
-# The commonest come first, so that a page holding one is most often known after a search or two
-# ("redakt": redaktør on Norwegian pages, Redaktion on German ones; "editor" on most others): on 920
-# pages of the held-out half 0.45 ms a page, 0.82 in the order a set gave one process (it changed with
-# the hash seed).
-_COMMON_TRIGGERS = (b"redakt", b"editor")
-TRIGGER_BYTES = tuple(sorted(
-    {t.encode() for t in TRIGGERS} | {t.upper().encode() for t in TRIGGERS if not t.isascii()},
-    key=lambda t: (_COMMON_TRIGGERS.index(t) if t in _COMMON_TRIGGERS else len(_COMMON_TRIGGERS), t)))
+# The triggers as UTF-8 bytes, looked for in the encoded page lowercased (ASCII lowercasing of the bytes
+# is several times cheaper than str.lower() and finds the same ASCII triggers); the mojibake one ("ã¸")
+# is looked for in both cases.
+TRIGGER_BYTES = tuple(sorted({t.encode() for t in TRIGGERS} | {t.upper().encode() for t in TRIGGERS if not t.isascii()}))
 # German, Danish and Swedish "Redaktion" (the newsroom: on nearly every German news page) is in no label
 # (Norwegian writes "redaksjon"; German "Chefredaktion" triggers as "chefred"): a "redakt" that only
 # ever begins "redaktion" triggers nothing. Neither word overlaps itself, so the difference of their
