@@ -87,6 +87,44 @@ def test_the_archives_languages_have_no_other_reading():
     assert language.of_paragraphs(document).paragraphs[:2] == ["nob", "nno"]
 
 
+def test_the_second_reader_reads_py3langids_model_as_it_does(tmp_path, monkeypatch, caplog):
+    """Its model's arrays, decompressed once into the cache, give the identifier py3langid's own reading
+    of its file gives; the next process reads the copy (nothing decompressed again); without a cache to
+    write to, py3langid's own reading serves, and says so."""
+    import lzma
+
+    import numpy as np
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    texts = [BOKMAAL, NYNORSK, NORTH_SAMI, *OTHER_LANGUAGES.values()]
+    theirs = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    monkeypatch.setenv("WARC2CORPUS_CACHE", str(tmp_path / "cache"))
+    language._second_reader.cache_clear()
+    try:
+        for made_now in (True, False):
+            ours = language._second_reader()
+            assert isinstance(ours.nb_ptc, np.memmap)
+            assert np.array_equal(ours.nb_ptc, theirs.nb_ptc) and np.array_equal(ours.nb_pc, theirs.nb_pc)
+            assert ours.nb_classes == theirs.nb_classes and ours.tk_output == theirs.tk_output
+            assert ours.tk_nextmove == theirs.tk_nextmove and ours.tk_row == theirs.tk_row
+            assert [ours.rank(text)[:5] for text in texts] == [theirs.rank(text)[:5] for text in texts]
+            copies = list((tmp_path / "cache").iterdir())
+            assert len(copies) == 1 and sorted(p.name for p in copies[0].iterdir()) == sorted(
+                f"{name}.npy" for name in language.SECOND_READER_ARRAYS)
+            if made_now:  # the next process must not decompress it again
+                monkeypatch.setattr(lzma, "open", None)
+            language._second_reader.cache_clear()
+        monkeypatch.undo()
+        (tmp_path / "not a folder").write_text("")
+        monkeypatch.setenv("WARC2CORPUS_CACHE", str(tmp_path / "not a folder"))
+        with caplog.at_level("WARNING", logger=language.__name__):
+            ours = language._second_reader()
+        assert "read from its own file" in caplog.text and not isinstance(ours.nb_ptc, np.memmap)
+        assert [ours.rank(text)[:5] for text in texts] == [theirs.rank(text)[:5] for text in texts]
+    finally:
+        language._second_reader.cache_clear()
+
+
 def test_ten_words_are_enough_to_classify():
     text = "Regjeringen la fram statsbudsjettet i dag og finansministeren sier økonomien"
     assert len(text.split()) == language.MIN_WORDS

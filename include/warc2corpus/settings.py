@@ -60,6 +60,12 @@ def embedded_credentials_file() -> Path:
     return pgdata.with_name(pgdata.name + ".credentials")
 
 
+def cache_dir() -> Path:
+    """Where files derived once per machine from installed packages are kept (see
+    ``text.language._second_reader``): never anything the corpus depends on, deleted at will."""
+    return _configured_path("WARC2CORPUS_CACHE") or project_home() / "var" / "cache"
+
+
 def crawl_jobs_file() -> Path:
     return _configured_path("WARC2CORPUS_CRAWL_JOBS") or project_home() / "config" / "crawl_jobs.yaml"
 
