@@ -329,7 +329,8 @@ def _triggered(html: str, kind: str = "front") -> bool:
         TRIGGER_UNLESS_ALL.get(trigger, b"")]]
     if kind == "front":
         return bool(holds)
-    return any(trigger in SUPPORTING_TRIGGER_BYTES for trigger in holds) or b"editor" in holds and b"responsible" in found
+    return (any(trigger in SUPPORTING_TRIGGER_BYTES for trigger in holds)
+            or b"editor" in holds and b"responsible" in found)
 
 
 @lru_cache(maxsize=1)

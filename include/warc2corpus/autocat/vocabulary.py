@@ -194,7 +194,8 @@ CODE_HREF_WORDS = tuple(h for h in CODE_HOSTS if not h.startswith("redaktor")) +
 # The triggers as UTF-8 bytes, looked for in the encoded page lowercased (ASCII lowercasing of the bytes
 # is several times cheaper than str.lower() and finds the same ASCII triggers); the mojibake one ("ã¸")
 # is looked for in both cases.
-TRIGGER_BYTES = tuple(sorted({t.encode() for t in TRIGGERS} | {t.upper().encode() for t in TRIGGERS if not t.isascii()}))
+TRIGGER_BYTES = tuple(sorted({t.encode() for t in TRIGGERS}
+                             | {t.upper().encode() for t in TRIGGERS if not t.isascii()}))
 # German, Danish and Swedish "Redaktion" (the newsroom: on nearly every German news page) is in no label
 # (Norwegian writes "redaksjon"; German "Chefredaktion" triggers as "chefred"): a "redakt" that only
 # ever begins "redaktion" triggers nothing. Neither word overlaps itself, so the difference of their

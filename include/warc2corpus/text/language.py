@@ -418,7 +418,7 @@ def _second_reader():
     """py3langid's identifier with its own model, read when a text first needs it. The model ships
     xz-compressed (4.5 MB, 68 MB as it is read), and decompressing it took 0.35 of the 0.46 s a process
     spent reading it: it is decompressed once a machine into the cache (:func:`_unpacked_model`) and its
-    arrays read from there (0.09 s), as py3langid's ``from_model_file`` reads them from its file; the
+    arrays read from there (0.07-0.09 s), as py3langid's ``from_model_file`` reads them from its file; the
     largest (its features' weights, 28 MB) mapped rather than read, so the processes of one machine
     share it. Without a cache to write to, py3langid reads its own file."""
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
