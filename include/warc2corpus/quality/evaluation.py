@@ -276,9 +276,7 @@ def lingua_items(samples: Path, kind: str = "word-pairs") -> list[tuple[str, str
 def other_language_sentences(samples: Path) -> list[tuple[str, str]]:
     """(lingua's code, sentence) of ``langid/lingua/other_languages/*.txt`` (lingua's sentences of its
     languages besides Bokmål, Nynorsk, Danish and Swedish: see eval/gather_wider.py), when present."""
-    folder = samples / "langid" / "lingua" / "other_languages"
-    return [(path.stem, line.strip()) for path in sorted(folder.glob("*.txt"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return _sentence_files(samples / "langid" / "lingua" / "other_languages", codes=None)
 
 
 def nordicdsl_sentences(samples: Path) -> list[tuple[str, str]]:
@@ -287,11 +285,12 @@ def nordicdsl_sentences(samples: Path) -> list[tuple[str, str]]:
     return _sentence_files(samples / "langid" / "nordicdsl")
 
 
-def _sentence_files(folder: Path) -> list[tuple[str, str]]:
-    """(ISO 639-3 code, line) of the folder's ``<code>.txt`` files (nb, nn, da, sv …: LINGUA_CODES)."""
+def _sentence_files(folder: Path, codes: dict[str, str] | None = LINGUA_CODES) -> list[tuple[str, str]]:
+    """(ISO 639-3 code, line) of the folder's ``<code>.txt`` files (nb, nn, da, sv …: ``codes``; every
+    file under its own name when ``codes`` is None)."""
     items = []
     for path in sorted(folder.glob("*.txt")):
-        code = LINGUA_CODES.get(path.stem)
+        code = path.stem if codes is None else codes.get(path.stem)
         if code:
             items += [(code, line.strip()) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return items

@@ -458,9 +458,6 @@ def _unpacked_model(path) -> dict | None:
     process never reads one half made), made first if missing; None when it cannot be made or read."""
     import hashlib
     import lzma
-    import os
-    import shutil
-    import tempfile
     from pathlib import Path
 
     import numpy as np
@@ -470,23 +467,7 @@ def _unpacked_model(path) -> dict | None:
     try:
         folder = settings.cache_dir() / f"py3langid-{hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]}"
         if not folder.is_dir():
-            folder.parent.mkdir(parents=True, exist_ok=True)
-            work = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
-            try:
-                with lzma.open(path) as packed, open(work / "model.npz", "wb") as unpacked:
-                    shutil.copyfileobj(packed, unpacked, 1 << 20)
-                with np.load(work / "model.npz", allow_pickle=False) as model:
-                    for name in SECOND_READER_ARRAYS:
-                        np.save(work / f"{name}.npy", model[name], allow_pickle=False)
-                os.unlink(work / "model.npz")
-                work.chmod(0o755)  # mkdtemp's 0700 would keep the machine's other users (Airflow's) out
-                try:
-                    os.rename(work, folder)
-                except OSError:
-                    if not folder.is_dir():  # not another process's copy, made meanwhile: a real fault
-                        raise
-            finally:
-                shutil.rmtree(work, ignore_errors=True)
+            _unpack_model(path, folder)
         return {name: np.load(folder / f"{name}.npy", allow_pickle=False,
                               mmap_mode="r" if name == SECOND_READER_MAPPED else None)
                 for name in SECOND_READER_ARRAYS}
@@ -495,6 +476,36 @@ def _unpacked_model(path) -> dict | None:
 
         logging.getLogger(__name__).warning("py3langid's model read from its own file (no cached copy: %s)", exc)
         return None
+
+
+def _unpack_model(path, folder) -> None:
+    """py3langid's model file's arrays as ``<name>.npy`` files in ``folder``, made in a folder beside it
+    and renamed to it whole (another process may have made it meanwhile: that copy stays)."""
+    import lzma
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    import numpy as np
+
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+    try:
+        with lzma.open(path) as packed, open(work / "model.npz", "wb") as unpacked:
+            shutil.copyfileobj(packed, unpacked, 1 << 20)
+        with np.load(work / "model.npz", allow_pickle=False) as model:
+            for name in SECOND_READER_ARRAYS:
+                np.save(work / f"{name}.npy", model[name], allow_pickle=False)
+        os.unlink(work / "model.npz")
+        work.chmod(0o755)  # mkdtemp's 0700 would keep the machine's other users (Airflow's) out
+        try:
+            os.rename(work, folder)
+        except OSError:
+            if not folder.is_dir():  # not another process's copy, made meanwhile: a real fault
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 @lru_cache(maxsize=None)
