@@ -4,6 +4,7 @@ Airflow's state is private to the user."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import jwt
 import psutil
 import pytest
 
@@ -113,6 +115,21 @@ def test_local_airflow_listens_on_loopback_only_and_requires_a_login(local_airfl
     assert status in (200, 201), body
     token = json.loads(body)["access_token"]
     assert _request(base + "/api/v2/dags", token=token)[0] == 200
+
+    # Tokens are signed with the launcher's key of 64 random bytes (RFC 7518's least for HS512), kept
+    # where only the user can read it, not with the 16-byte key Airflow writes into airflow.cfg: PyJWT
+    # then has no short key to warn of.
+    key_file = home / "jwt.secret"
+    key = key_file.read_text().strip()
+    assert len(base64.urlsafe_b64decode(key + "=" * (-len(key) % 4))) >= 64
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    claims = jwt.decode(token, key, algorithms=[jwt.get_unverified_header(token)["alg"]],
+                        options={"verify_aud": False})
+    assert claims["sub"]
+    with pytest.raises(jwt.InvalidSignatureError):
+        jwt.decode(token, key[:-1] + ("A" if key[-1] != "A" else "B"), algorithms=["HS512"],
+                   options={"verify_aud": False})
+    assert "InsecureKeyLengthWarning" not in log.read_text(errors="replace")
 
     assert stat.S_IMODE(home.stat().st_mode) == 0o700
     for path in (home / "airflow.db", passwords_file):

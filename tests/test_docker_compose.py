@@ -7,6 +7,7 @@ these tests check what Compose will actually run rather than the raw YAML text.
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import shutil
@@ -41,7 +42,8 @@ BACKING_SERVICES = ("postgres", "redis", "corpus-db")
 COMPOSE_ENV_SCRIPT = REPO / "tools" / "compose_env.py"
 ENV_EXAMPLE = REPO / ".env.example"
 # The secrets compose takes from .env, with no default (`${NAME:?message}`).
-SECRETS = ("_AIRFLOW_WWW_USER_PASSWORD", "AIRFLOW_DB_PASSWORD", "CORPUS_DB_PASSWORD", "AIRFLOW_FERNET_KEY")
+SECRETS = ("_AIRFLOW_WWW_USER_PASSWORD", "AIRFLOW_DB_PASSWORD", "CORPUS_DB_PASSWORD", "AIRFLOW_FERNET_KEY",
+           "AIRFLOW_JWT_SECRET")
 
 
 def common_env(env_secrets: dict[str, str]) -> dict[str, str]:
@@ -56,6 +58,7 @@ def common_env(env_secrets: dict[str, str]) -> dict[str, str]:
         "AIRFLOW__CORE__LOAD_EXAMPLES": "false",
         "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "true",
         "AIRFLOW__CORE__FERNET_KEY": env_secrets["AIRFLOW_FERNET_KEY"],
+        "AIRFLOW__API_AUTH__JWT_SECRET": env_secrets["AIRFLOW_JWT_SECRET"],
         "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"postgresql+psycopg2://{airflow_db}",
         "AIRFLOW__CELERY__RESULT_BACKEND": f"db+postgresql://{airflow_db}",
         "AIRFLOW__CELERY__BROKER_URL": "redis://:@redis:6379/0",
@@ -443,6 +446,8 @@ def test_compose_env_writes_fresh_secrets_readable_by_the_owner_only(tmp_path):
     assert one["AIRFLOW_UID"] == str(os.getuid()) and one["W2C_BIND"] == "127.0.0.1"
     key = one["AIRFLOW_FERNET_KEY"]
     assert Fernet(key.encode()).decrypt(Fernet(key.encode()).encrypt(b"conn")) == b"conn"
+    jwt_key = one["AIRFLOW_JWT_SECRET"]  # HS512's key: 64 bytes at least (RFC 7518, 3.2)
+    assert len(base64.urlsafe_b64decode(jwt_key + "=" * (-len(jwt_key) % 4))) >= 64
     for name in SECRETS:
         assert one[name] != two[name], f"{name} is not fresh"
         assert re.fullmatch(r"[A-Za-z0-9_=-]{24,}", one[name]), f"{name} is short or not URL-safe"

@@ -34,6 +34,8 @@ def fresh_values() -> dict[str, str]:
         "CORPUS_DB_PASSWORD": secrets.token_urlsafe(24),
         # A Fernet key is 32 random bytes, URL-safe base64 (what cryptography's Fernet.generate_key() returns).
         "AIRFLOW_FERNET_KEY": base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
+        # The key that signs Airflow's tokens (HS512): 64 random bytes, RFC 7518's least for that hash.
+        "AIRFLOW_JWT_SECRET": secrets.token_urlsafe(64),
     }
 
 
