@@ -10,6 +10,7 @@ import math
 import pytest
 
 from warc2corpus import research
+from warc2corpus.research import store as research_store
 from warc2corpus.store import db
 from warc2corpus.text.tokens import tokenize
 
@@ -160,3 +161,21 @@ def test_the_lexicon_takes_words_as_written(corpus_db):
         research.refresh_index(conn)
         rows = dict(conn.execute("SELECT word, total FROM research_lexicon").fetchall())
     assert rows == {"null": 2, "a\\b": 1, 'x"y': 1, "{z}": 1, "k,l": 1, "{": 0, "c:\\": 1}
+
+
+def test_the_lexicons_totals_are_updated_in_place(corpus_db):
+    """Adding counts to words already in the lexicon updates their rows on their own pages (HOT
+    updates, which touch no index): a refresh adds its batch's counts to every word it meets again."""
+    words = [f"ord{i:05d}" for i in range(4000)]
+    again = words[::4]
+    with db.connect(corpus_db) as conn:
+        research_store.add_to_lexicon(conn, words, [True] * len(words), [1] * len(words))
+        conn.commit()
+        research_store.add_to_lexicon(conn, again, [True] * len(again), [2] * len(again))
+        hot, updated = conn.execute(
+            "SELECT pg_stat_get_xact_tuples_hot_updated(oid), pg_stat_get_xact_tuples_updated(oid)"
+            " FROM pg_class WHERE relname = 'research_lexicon'").fetchone()
+        conn.commit()
+        totals = dict(conn.execute("SELECT word, total FROM research_lexicon").fetchall())
+    assert updated == len(again) and hot == updated
+    assert totals == {w: 3 if w in set(again) else 1 for w in words}
