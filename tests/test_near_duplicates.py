@@ -302,3 +302,18 @@ def test_a_word_is_a_token_holding_a_letter_or_digit():
     assert minhash.words([["Hei", ",", "_", "a_b", "3,5", "«", "Ærlig"], ["—", "ᚠ", "٣"]]) == \
         ["hei", "a_b", "3,5", "ærlig", "ᚠ", "٣"]
     assert [c for c in map(chr, range(0x110000)) if bool(minhash.words([[c]])) != c.isalnum()] == []
+
+
+def test_shingles_are_the_runs_of_five_words_joined_by_spaces():
+    """Every run of SHINGLE_WORDS words, as its words' UTF-8 joined by spaces, once each (a text of
+    five words or fewer one shingle, none an empty one): random word lists of every length up to 40, with
+    repeats and words of other scripts, against the runs written out one by one."""
+    import random
+
+    rng = random.Random(3)
+    vocabulary = ["ferja", "nesøy", "i", "går", "ünïcødé", "北京", "a", "2024", "ble", "innstilt"]
+    for length in list(range(0, 12)) * 20 + [rng.randint(12, 40) for _ in range(200)]:
+        words = [rng.choice(vocabulary) for _ in range(length)]
+        runs = [words[i:i + minhash.SHINGLE_WORDS] for i in range(max(1, length - minhash.SHINGLE_WORDS + 1))]
+        expected = {" ".join(run).encode("utf-8") for run in runs} if words else set()
+        assert minhash.shingles(words) == expected, words
