@@ -8,6 +8,8 @@ is a consent host autoCat ignores (unassessed).
 
 from __future__ import annotations
 
+import secrets
+
 import psycopg
 import pytest
 from warcio.archiveiterator import ArchiveIterator
@@ -189,6 +191,9 @@ def test_the_runs_counts_show_with_the_run_in_airflows_api(demo_run, corpus_db, 
     monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS", "False")
     monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS", "operator:viewer")
     monkeypatch.setenv("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE", str(passwords))
+    # the key that signs the tokens, as bin/airflow-local makes it: 64 bytes at least for HS512 (RFC 7518,
+    # 3.2); the 16 that `airflow` writes into a new airflow.cfg draw PyJWT's InsecureKeyLengthWarning
+    monkeypatch.setenv("AIRFLOW__API_AUTH__JWT_SECRET", secrets.token_urlsafe(64))
     dag, snapshot = demo_run
     purge_cached_app()
     with TestClient(create_app(apps="core")) as client:
