@@ -56,3 +56,26 @@ def test_pages_go_step_by_step_and_every_rejection_goes_through_one_writer():
     stats = pipeline.stats()
     assert stats["screen"] == {"pages": 5, "not_html": 1, "wayback_not_found": 1, "not_a_response": 1}
     assert stats["decode"] == stats["restore"] == stats["extract"] == stats["build"] == {"pages": 2}
+
+
+def test_a_rejected_hosts_pages_are_read_by_autocat_and_turned_away_before_extraction():
+    """Pages of a host rejected when the file's extraction began: autoCat reads them (a new declaration can
+    turn the verdict), then they go as the filter would turn their documents away, unextracted; other hosts'
+    pages are extracted as before."""
+    staged = Collected()
+    autocat_step = pages.ScoreAutocat()
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Parse(), autocat_step,
+             pages.SkipRejectedHost(frozenset({"www.fjordvik.no"})),
+             pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
+    pipeline = pages.PagePipeline(steps, RejectionWriter(staged))
+    page = dict(http_status=200, content_type="text/html; charset=utf-8", body=HTML.encode())
+    records = [record(0, "https://www.fjordvik.no/", **page), record(100, "https://www.fjordvik.no/nyheter/ferja", **page),
+               record(200, "https://www.nesoy.no/nyheter/ferja", **page)]
+    documents = list(pipeline.run(pages.Page(r) for r in records))
+
+    assert [(d.host, d.record_offset) for d in documents] == [("www.nesoy.no", 200)]
+    assert [(r["record_offset"], r["stage"], r["reason"], r["host"]) for r in staged] == [
+        (0, "filter", "host_rejected", "www.fjordvik.no"), (100, "filter", "host_rejected", "www.fjordvik.no")]
+    assert [p["url"] for p in autocat_step.scored] == [r.url for r in records]  # the rejected host's too
+    stats = pipeline.stats()
+    assert stats["rejected_host"] == {"pages": 3, "host_rejected": 2} and stats["extract"] == {"pages": 1}

@@ -105,10 +105,43 @@ def test_rejecting_a_host_withdraws_its_documents_and_accepting_restores_them(de
         filtered = conn.execute("SELECT count(*) FROM rejections WHERE host = %s AND reason = 'host_rejected'",
                                 (FP,)).fetchone()[0]
     assert (still_withdrawn, filtered) == (3, 3)  # ferja keeps its WARC_2 capture; amp and bibliotek stay
+    with psycopg.connect(demo) as conn:
+        counts = conn.execute("SELECT counts FROM warc_files WHERE path = %s", (str(WARC_1),)).fetchone()[0]
+    # ... and their pages, with the blog's (rejected by autoCat), were turned away before extraction, as the
+    # filter would have turned their documents away: 14 responses, 2 not pages, 5 of rejected hosts, 7 extracted
+    assert counts["skipped"]["host_rejected"] == 5 and "host_rejected" not in counts["filtered"]
+    assert counts["type:response"] == 14 and counts["documents"] == 7
     with db.connect() as conn:
         outcome = publications.decide(conn, FP, None, by="ola", note="mistake")
         conn.commit()
     assert outcome["restored"] == still_withdrawn and outcome["readmit"] == 1
+    run.run_files([WARC_1], "demo")  # what the next run does with the flagged file
+    assert corpus_count(demo) == 10 and statuses(demo)[FP] == ("accepted", "autocat")
+
+
+def test_a_host_accepted_while_its_unextracted_pages_await_their_load_has_the_file_loaded_again(demo, monkeypatch):
+    """A file extracted while its host was rejected (the host's pages turned away, not extracted), the host
+    accepted before the file is loaded: the load flags the file, and the next run brings the documents back."""
+    from warc2corpus.stages import per_file
+
+    with db.connect() as conn:
+        publications.decide(conn, FP, "rejected", by="ola")
+        conn.commit()
+    extract = per_file.extract
+
+    def extract_then_accept(*args, **kwargs):
+        manifest = extract(*args, **kwargs)
+        with db.connect() as conn:  # a person changes their mind while the file is on its way
+            assert publications.decide(conn, FP, None, by="ola")["readmit"] == 0  # nothing of it loaded yet
+            conn.commit()
+        return manifest
+
+    monkeypatch.setattr(per_file, "extract", extract_then_accept)
+    run.run_files([WARC_1], "demo")
+    with psycopg.connect(demo) as conn:
+        flagged = conn.execute("SELECT readmit FROM warc_files WHERE path = %s", (str(WARC_1),)).fetchone()[0]
+    assert flagged and corpus_count(demo, FP) < 5  # its pages of the host were not extracted this time
+    monkeypatch.setattr(per_file, "extract", extract)
     run.run_files([WARC_1], "demo")  # what the next run does with the flagged file
     assert corpus_count(demo) == 10 and statuses(demo)[FP] == ("accepted", "autocat")
 

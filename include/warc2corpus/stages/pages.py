@@ -1,7 +1,7 @@
 """A page's way from WARC record to document, in small steps, as DataTrove's ``PipelineStep`` does
 it (without its executors: Airflow is ours):
 
-    screen -> decode -> restore -> parse -> autocat -> bounded(extract -> build)
+    screen -> decode -> restore -> parse -> autocat -> rejected_host -> bounded(extract -> build)
 
 Each step is an object with its own ``stats`` (pages seen, and rejections by reason). It takes the
 :class:`Page` on its way, fills in what it makes, and returns None to pass it on or a reason to turn
@@ -141,6 +141,25 @@ class ScoreAutocat(Step):
                 self.scored.append({**record.provenance(), "host": host, "kind": kind,
                                     "score": scored.score, "evidence": scored.evidence})
         return None
+
+
+class SkipRejectedHost(Step):
+    """A page of a host rejected when the file's extraction began (its status in force: a person's
+    decision, the register's, autoCat's) is not extracted: autoCat has read it, and the filter would turn
+    its document away. It is turned away here as the filter would (``host_rejected``, stage filter), so
+    that the load's readmission check (``publications.flag_readmissions``) finds it: should the host be
+    accepted later, the file is flagged and the next run extracts it again. Nothing is lost; a national
+    archive's pages are mostly other hosts', and this is most of their cost."""
+
+    name = "rejected_host"
+    stage = Stage.FILTER
+
+    def __init__(self, hosts: frozenset[str]):
+        super().__init__()
+        self.hosts = hosts
+
+    def __call__(self, page: Page) -> str | None:
+        return "host_rejected" if page.host in self.hosts else None
 
 
 class Extract(Step):

@@ -35,7 +35,7 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
     """
     from warc2corpus.reading import notices, warcs
     from warc2corpus.stages import pages
-    from warc2corpus.store import naturalness_models
+    from warc2corpus.store import naturalness_models, publications
     from warc2corpus.text.extract import PageExtractor
 
     staging = staging or Staging()
@@ -48,8 +48,10 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
     reader = warcs.WarcReader(warc_file, limits)
     with db.connect() as conn:  # the model this file's paragraphs are judged by (the same on every run)
         naturalness_model, naturalness = naturalness_models.for_file(conn, warc_file)
+        rejected_hosts = publications.rejected_hosts(conn)  # their pages are not extracted
     autocat_step = pages.ScoreAutocat()
     steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Parse(), autocat_step,
+             pages.SkipRejectedHost(rejected_hosts),
              pages.Bounded([pages.Extract(PageExtractor(naturalness)), pages.Build(crawl_job)],
                            limits.extraction_seconds, warc_file)]
     pages.freeze_long_lived_objects()

@@ -110,6 +110,11 @@ def host_statuses(conn: psycopg.Connection) -> dict[str, str]:
     return dict(conn.execute("SELECT host, status FROM host_status").fetchall())
 
 
+def rejected_hosts(conn: psycopg.Connection) -> frozenset[str]:
+    """The hosts whose status in force is ``rejected`` (a person's decision, the register's, autoCat's)."""
+    return frozenset(host for host, in conn.execute("SELECT host FROM host_status WHERE status = 'rejected'"))
+
+
 # ---------------------------------------------------------------------------------------------
 # People's decisions
 # ---------------------------------------------------------------------------------------------
