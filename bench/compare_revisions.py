@@ -53,7 +53,7 @@ class Nowhere:
 
 
 def run(path):
-    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Parse(), pages.ScoreAutocat(),
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), pages.ScoreAutocat(),
              pages.Bounded([pages.Extract(PageExtractor()), pages.Build("compare")], 60.0, path)]
     pipeline = pages.PagePipeline(steps, RejectionWriter(Nowhere()))
     records = (pages.Page(r) for r in warcs.WarcReader(path, Limits.from_environment()).records()

@@ -30,7 +30,7 @@ def record(offset: int, url: str, **kwargs) -> Record:
 def test_pages_go_step_by_step_and_every_rejection_goes_through_one_writer():
     staged = Collected()
     rejections = RejectionWriter(staged)
-    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Parse(), pages.ScoreAutocat(),
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), pages.ScoreAutocat(),
              pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
     pipeline = pages.PagePipeline(steps, rejections)
     records = [
@@ -64,7 +64,7 @@ def test_a_rejected_hosts_pages_are_read_by_autocat_and_turned_away_before_extra
     pages are extracted as before."""
     staged = Collected()
     autocat_step = pages.ScoreAutocat()
-    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Parse(), autocat_step,
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
              pages.SkipRejectedHost(frozenset({"www.fjordvik.no"})),
              pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
     pipeline = pages.PagePipeline(steps, RejectionWriter(staged))
@@ -79,3 +79,34 @@ def test_a_rejected_hosts_pages_are_read_by_autocat_and_turned_away_before_extra
     assert [p["url"] for p in autocat_step.scored] == [r.url for r in records]  # the rejected host's too
     stats = pipeline.stats()
     assert stats["rejected_host"] == {"pages": 3, "host_rejected": 2} and stats["extract"] == {"pages": 1}
+
+
+def test_a_page_is_parsed_once_when_autocat_or_the_extraction_first_reads_it(monkeypatch):
+    """autoCat and the extraction read one tree; a rejected host's page is parsed only when autoCat reads it
+    and finds a trigger in it (autoCat here reads no article page)."""
+    from warc2corpus import autocat
+    from warc2corpus.text import extract
+
+    monkeypatch.setitem(autocat.SUPPORTING_PAGES_PER_HOST, "article", 0)
+    parsed: list[str] = []
+    parse = extract.parse
+    monkeypatch.setattr(extract, "parse", lambda html: parsed.append(html) or parse(html))
+    autocat_step = pages.ScoreAutocat()
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
+             pages.SkipRejectedHost(frozenset({"www.fjordvik.no"})),
+             pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
+    pipeline = pages.PagePipeline(steps, RejectionWriter(Collected()))
+    declared = HTML.replace("</article>", "</article><footer><p>Ansvarlig redaktør: Kari Nordvik</p></footer>")
+    pages_of = {"https://www.fjordvik.no/": declared,            # read by autoCat, a trigger in it: parsed
+                "https://www.fjordvik.no/nyheter/ferja": HTML,   # not read by autoCat, not extracted
+                "https://www.fjordvik.no/om-oss": HTML,          # read by autoCat, no trigger: not parsed
+                "https://www.nesoy.no/": declared.replace("Fjordvik", "Nesvik").replace("Kari Nordvik", "Per Nes")}
+    # (the last: read by autoCat, a trigger in it, and extracted: parsed once)
+    records = [record(100 * n, url, http_status=200, content_type="text/html", body=html.encode())
+               for n, (url, html) in enumerate(pages_of.items())]
+    documents = list(pipeline.run(pages.Page(r) for r in records))
+
+    assert [d.record_offset for d in documents] == [300] and documents[0].n_paragraphs == 3
+    assert [p["url"] for p in autocat_step.scored] == ["https://www.fjordvik.no/", "https://www.fjordvik.no/om-oss",
+                                                       "https://www.nesoy.no/"]
+    assert [("Kari Nordvik" in html, "Per Nes" in html) for html in parsed] == [(True, False), (False, True)]

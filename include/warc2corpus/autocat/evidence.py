@@ -349,7 +349,8 @@ def score_page(html: str | bytes | None, url: str | None = None, *, kind: str | 
     """Score one page. ``kind`` 'front' and 'about' read the whole page; 'article' reads only what
     lies outside the article itself (header, footer, asides, scripts, meta), so a story that
     quotes somebody's title is never taken for the site's own declaration. ``tree``: the page as
-    the extraction stage parsed it (``extract.parse``), read instead of parsing it again."""
+    the extraction stage parsed it (``extract.parse``), read instead of parsing it again, or a function
+    that parses it, called only when the page holds a trigger (most pages hold none: unparsed)."""
     try:
         return _score_page(html, url, kind, tree)
     except RecursionError:
@@ -367,7 +368,11 @@ def _score_page(html, url, kind, tree=None) -> PageScore:
     if not _triggered(html, kind):
         return PageScore(0.0, {"notes": ["truncated"]} if truncated else {})
     html = CONTROL.sub(" ", html)
-    page = read(html, boilerplate_only=(kind == "article"), tree=None if truncated else tree)
+    if truncated:
+        tree = None
+    elif callable(tree):  # an lxml element is not callable
+        tree = tree()
+    page = read(html, boilerplate_only=(kind == "article"), tree=tree)
     findings = _Findings()
     _scan(page.lines, "text", findings, full=True)
     script_lines = page.script_lines + _scan_jsonld(page.jsonld, findings)

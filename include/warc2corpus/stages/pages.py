@@ -1,13 +1,14 @@
 """A page's way from WARC record to document, in small steps, as DataTrove's ``PipelineStep`` does
 it (without its executors: Airflow is ours):
 
-    screen -> decode -> restore -> parse -> autocat -> rejected_host -> bounded(extract -> build)
+    screen -> decode -> restore -> host -> autocat -> rejected_host -> bounded(extract -> build)
 
 Each step is an object with its own ``stats`` (pages seen, and rejections by reason). It takes the
 :class:`Page` on its way, fills in what it makes, and returns None to pass it on or a reason to turn
 it away; :class:`PagePipeline` then hands the page's record to the one rejection writer with the
-step's stage and that reason. The extract stage (``per_file.extract``) feeds it the records of one
-WARC and stages the documents that come out.
+step's stage and that reason. The page is parsed when autoCat or the extraction first reads it
+(:meth:`Page.parsed`). The extract stage (``per_file.extract``) feeds it the records of one WARC and
+stages the documents that come out.
 """
 
 from __future__ import annotations
@@ -39,9 +40,18 @@ class Page:
     html: str | None = None
     record_url: str | None = None  # the Wayback URL of a restored capture
     host: str | None = None
-    tree: Any = None
+    tree: Any = None  # see parsed()
+    is_parsed: bool = False
     extracted: extract.Extracted | None = None
     document: Document | None = None
+
+    def parsed(self):
+        """The page's tree (``extract.parse``; None when it is not HTML at all), parsed when first asked
+        for, once for autoCat and the extraction: a rejected host's page that autoCat does not read, or
+        reads and finds no trigger in, is never parsed."""
+        if not self.is_parsed:
+            self.tree, self.is_parsed = extract.parse(self.html), True
+        return self.tree
 
 
 class Step:
@@ -103,14 +113,13 @@ class Restore(Step):
         return None
 
 
-class Parse(Step):
-    """The page's host, and its tree, parsed once for autoCat and the extraction."""
+class Host(Step):
+    """The page's host (its URL's, restored: a Wayback capture's is the original's)."""
 
-    name = "parse"
+    name = "host"
 
     def __call__(self, page: Page) -> str | None:
         page.host, _ = dedup.host_and_path(page.record.url)
-        page.tree = extract.parse(page.html)
         return None
 
 
@@ -134,7 +143,7 @@ class ScoreAutocat(Step):
         stored, read = self.pages[host, kind, "stored"], self.pages[host, kind, "read"]
         if kind == "front" or (stored < autocat.SUPPORTING_PAGES_PER_HOST[kind]
                                and read < 10 * autocat.SUPPORTING_PAGES_PER_HOST[kind]):
-            scored = autocat.score_page(page.html, record.url, kind=kind, tree=page.tree)
+            scored = autocat.score_page(page.html, record.url, kind=kind, tree=page.parsed)
             self.pages[host, kind, "read"] += 1
             if kind == "front" or scored.evidence.get("items") or not stored:
                 self.pages[host, kind, "stored"] += 1
@@ -173,7 +182,7 @@ class Extract(Step):
         self.extractor = extractor
 
     def __call__(self, page: Page) -> str | None:
-        page.extracted = self.extractor(page.html, page.record.url, tree=page.tree)
+        page.extracted = self.extractor(page.html, page.record.url, tree=page.parsed())
         return None
 
 

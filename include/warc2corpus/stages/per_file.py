@@ -50,7 +50,7 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
         naturalness_model, naturalness = naturalness_models.for_file(conn, warc_file)
         rejected_hosts = publications.rejected_hosts(conn)  # their pages are not extracted
     autocat_step = pages.ScoreAutocat()
-    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Parse(), autocat_step,
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
              pages.SkipRejectedHost(rejected_hosts),
              pages.Bounded([pages.Extract(PageExtractor(naturalness)), pages.Build(crawl_job)],
                            limits.extraction_seconds, warc_file)]
