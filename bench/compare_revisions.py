@@ -2,8 +2,8 @@
 
 What it measures
     The extract stage's work on every page of one WARC, as ``stages.per_file.extract`` runs it but
-    without the database: screen, decode, restore, parse, autoCat, extract (the seed naturalness
-    model) and build, each page's document kept in memory. Each revision's library is exported from
+    without the database (every host taken as not rejected): screen, decode, restore, host, autoCat,
+    extract (the seed naturalness model) and build, each page's document kept in memory. Each revision's library is exported from
     git (``git archive``) into a temporary directory and run from there by this venv's Python, so the
     same installed libraries serve both; a pass is one process, which first reads one page (the
     imports and the models loaded up front are not timed; what loads at its first need, the spelling
@@ -52,8 +52,12 @@ class Nowhere:
         pass
 
 
+# the step that names the host; revisions before d0aba2c parsed the page there too, and called it Parse
+HOST = getattr(pages, "Host", None) or pages.Parse
+
+
 def run(path):
-    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), pages.ScoreAutocat(),
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), HOST(), pages.ScoreAutocat(),
              pages.Bounded([pages.Extract(PageExtractor()), pages.Build("compare")], 60.0, path)]
     pipeline = pages.PagePipeline(steps, RejectionWriter(Nowhere()))
     records = (pages.Page(r) for r in warcs.WarcReader(path, Limits.from_environment()).records()
