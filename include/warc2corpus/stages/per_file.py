@@ -27,8 +27,8 @@ log = logging.getLogger(__name__)
 def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | None = None,
             limits: Limits | None = None,
             on_progress: Callable[[Counter, int | None], None] | None = None) -> FileManifest:
-    """Read one WARC, extract every HTML page (``pages.PagePipeline``), score the pages autoCat reads;
-    stage the results.
+    """Read one WARC, extract every HTML page of a host not rejected (``pages.PagePipeline``), score the
+    pages autoCat reads; stage the results.
 
     However broken the file, this returns: a file read up to a fault is ``partial`` (what came
     before is staged), one with nothing readable is ``quarantined``.
