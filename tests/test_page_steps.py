@@ -63,10 +63,10 @@ def test_a_rejected_hosts_pages_are_read_by_autocat_and_turned_away_before_extra
     turn the verdict), then they go as the filter would turn their documents away, unextracted; other hosts'
     pages are extracted as before."""
     staged = Collected()
-    autocat_step = pages.ScoreAutocat()
+    autocat_step, extractor = pages.ScoreAutocat(), PageExtractor()
     steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
-             pages.SkipRejectedHost(frozenset({"www.fjordvik.no"})),
-             pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
+             pages.SkipRejectedHost(frozenset({"www.fjordvik.no"}), extractor),
+             pages.Bounded([pages.Extract(extractor), pages.Build("demo")], 30, "x.warc.gz")]
     pipeline = pages.PagePipeline(steps, RejectionWriter(staged))
     page = dict(http_status=200, content_type="text/html; charset=utf-8", body=HTML.encode())
     records = [record(0, "https://www.fjordvik.no/", **page), record(100, "https://www.fjordvik.no/nyheter/ferja", **page),
@@ -91,10 +91,10 @@ def test_a_page_is_parsed_once_when_autocat_or_the_extraction_first_reads_it(mon
     parsed: list[str] = []
     parse = extract.parse
     monkeypatch.setattr(extract, "parse", lambda html: parsed.append(html) or parse(html))
-    autocat_step = pages.ScoreAutocat()
+    autocat_step, extractor = pages.ScoreAutocat(), PageExtractor()
     steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
-             pages.SkipRejectedHost(frozenset({"www.fjordvik.no"})),
-             pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
+             pages.SkipRejectedHost(frozenset({"www.fjordvik.no"}), extractor),
+             pages.Bounded([pages.Extract(extractor), pages.Build("demo")], 30, "x.warc.gz")]
     pipeline = pages.PagePipeline(steps, RejectionWriter(Collected()))
     declared = HTML.replace("</article>", "</article><footer><p>Ansvarlig redaktør: Kari Nordvik</p></footer>")
     pages_of = {"https://www.fjordvik.no/": declared,            # read by autoCat, a trigger in it: parsed
@@ -110,3 +110,41 @@ def test_a_page_is_parsed_once_when_autocat_or_the_extraction_first_reads_it(mon
     assert [p["url"] for p in autocat_step.scored] == ["https://www.fjordvik.no/", "https://www.fjordvik.no/om-oss",
                                                        "https://www.nesoy.no/"]
     assert [("Kari Nordvik" in html, "Per Nes" in html) for html in parsed] == [(True, False), (False, True)]
+
+
+def test_other_hosts_texts_do_not_depend_on_which_hosts_were_skipped(monkeypatch):
+    """The file's site templates follow a bounded number of hosts, the one seen longest ago forgotten first:
+    a rejected host's page left unextracted counts as seen, so another host is forgotten (or not) at the
+    same page, and its texts are the same, whether the rejected host's pages were extracted or skipped."""
+    from warc2corpus.text import template
+
+    monkeypatch.setattr(template, "MAX_HOSTS", 2)
+    footer = ("<p>Denne saken er laget av journalistene i Fjordvik-posten, som dekker hele regionen hver dag"
+              " med nyheter, sport og kultur.</p>")
+
+    def page(n: int) -> bytes:
+        return HTML.replace("</article>", f"<p>Sak nummer {n} handler om noe helt annet enn de andre sakene "
+                            f"den uken, og {n * 7} lesere har allerede delt den.</p>{footer}</article>").encode()
+
+    urls = ["https://www.fjordvik.no/1", "https://www.fjordvik.no/2", "https://www.avvist.no/1",
+            "https://www.nesoy.no/1", "https://www.fjordvik.no/3"]
+    records = [record(100 * n, url, http_status=200, content_type="text/html", body=page(n))
+               for n, url in enumerate(urls)]
+
+    def texts(rejected: frozenset[str], tell_the_extractor: bool = True) -> dict[str, list[str]]:
+        extractor = PageExtractor()
+        skip = pages.SkipRejectedHost(rejected, extractor if tell_the_extractor else PageExtractor())
+        steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), skip,
+                 pages.Bounded([pages.Extract(extractor), pages.Build("demo")], 30, "x.warc.gz")]
+        documents = pages.PagePipeline(steps, RejectionWriter(Collected())).run(pages.Page(r) for r in records)
+        return {d.url: [p.text for p in d.paragraphs] for d in documents}
+
+    extracted, skipped = texts(frozenset()), texts(frozenset({"www.avvist.no"}))
+    assert "https://www.avvist.no/1" in extracted and "https://www.avvist.no/1" not in skipped
+    assert skipped == {url: text for url, text in extracted.items() if url != "https://www.avvist.no/1"}
+    # (the host forgotten at nesoy's page: fjordvik's third page has no template, and keeps the footer)
+    assert any("journalistene i Fjordvik-posten" in p for p in skipped["https://www.fjordvik.no/3"])
+    assert not any("journalistene i Fjordvik-posten" in p for p in skipped["https://www.fjordvik.no/2"])
+    # the extractor not told of the skipped page: fjordvik is not forgotten, and its third page loses the footer
+    assert texts(frozenset({"www.avvist.no"}), tell_the_extractor=False)["https://www.fjordvik.no/3"] \
+        != extracted["https://www.fjordvik.no/3"]

@@ -158,17 +158,21 @@ class SkipRejectedHost(Step):
     its document away. It is turned away here as the filter would (``host_rejected``, stage filter), so
     that the load's readmission check (``publications.flag_readmissions``) finds it: should the host be
     accepted later, the file is flagged and the next run extracts it again. Nothing is lost; a national
-    archive's pages are mostly other hosts', and this is most of their cost."""
+    archive's pages are mostly other hosts', and this is most of their cost. The extractor is told of
+    the page (``PageExtractor.skip``), so that the other hosts' texts are the ones they would have been."""
 
     name = "rejected_host"
     stage = Stage.FILTER
 
-    def __init__(self, hosts: frozenset[str]):
+    def __init__(self, hosts: frozenset[str], extractor: extract.PageExtractor):
         super().__init__()
-        self.hosts = hosts
+        self.hosts, self.extractor = hosts, extractor
 
     def __call__(self, page: Page) -> str | None:
-        return "host_rejected" if page.host in self.hosts else None
+        if page.host not in self.hosts:
+            return None
+        self.extractor.skip(page.host)
+        return "host_rejected"
 
 
 class Extract(Step):

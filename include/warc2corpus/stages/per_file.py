@@ -50,9 +50,10 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
         naturalness_model, naturalness = naturalness_models.for_file(conn, warc_file)
         rejected_hosts = publications.rejected_hosts(conn)  # their pages are not extracted
     autocat_step = pages.ScoreAutocat()
+    extractor = PageExtractor(naturalness)
     steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
-             pages.SkipRejectedHost(rejected_hosts),
-             pages.Bounded([pages.Extract(PageExtractor(naturalness)), pages.Build(crawl_job)],
+             pages.SkipRejectedHost(rejected_hosts, extractor),
+             pages.Bounded([pages.Extract(extractor), pages.Build(crawl_job)],
                            limits.extraction_seconds, warc_file)]
     pages.freeze_long_lived_objects()
 

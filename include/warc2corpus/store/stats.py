@@ -68,10 +68,14 @@ def naturalness_models(conn: psycopg.Connection) -> list[dict]:
 
 
 # Columns that are times of processing (when a row was written), not facts of the input. The ledger's
-# `counts` also holds facts of the last processing, left out the same way: its duration ("seconds") and
-# what its load found in the corpus at that moment ("load"; "skipped"/"revisit_unresolved": revisits
-# whose original was not loaded yet, which the order of loads changes, while the revisits table
-# resolves them whatever the order).
+# `counts` also holds facts of the last processing, left out the same way: its duration ("seconds"), what
+# its load found in the corpus at that moment ("load"; "skipped"/"revisit_unresolved": revisits whose
+# original was not loaded yet, which the order of loads changes, while the revisits table resolves them
+# whatever the order), and where the pages of rejected hosts were turned away — by the extraction when
+# the host was rejected before the file's extraction began, else by the filter ("skipped"/"host_rejected",
+# "filtered"/"host_rejected"; so also how many pages were extracted, "documents", and the digest
+# mismatches counted among them): every such page is a row of `rejections` either way, compared there
+# (a page the extraction itself would have turned away keeps that reason only when it is extracted).
 PROCESSING_TIMES = {
     "documents": {"loaded_at"},
     "warc_files": {"discovered_at", "started_at", "finished_at"},
@@ -106,7 +110,8 @@ def corpus_checksums(conn: psycopg.Connection) -> dict[str, str]:
         if not key:
             raise ValueError(f"{table} has no primary key: its rows have no order to compare")
         row = "to_jsonb(t) - %s::text[]" + (
-            " || jsonb_build_object('counts', t.counts - 'seconds' - 'load' #- '{skipped,revisit_unresolved}')"
+            " || jsonb_build_object('counts', t.counts - 'seconds' - 'load' - 'documents' - 'digest_mismatch'"
+            " #- '{skipped,revisit_unresolved}' #- '{skipped,host_rejected}' #- '{filtered,host_rejected}')"
             if table == "warc_files" else "")
         order = ", ".join(f't."{column}"' for column in key)
         digest, rows = conn.execute(

@@ -974,11 +974,20 @@ class PageExtractor:
         """The page's extraction; ``tree``: the page already parsed (:func:`parse`; it is pruned here)."""
         from warc2corpus.text import dedup, template
 
+        host = host or (dedup.host_and_path(url)[0] if url else "")
         tree = parse(html) if tree is None else tree
         if tree is None:
+            self.templates.seen(host)  # as a page left unextracted is (skip)
             return Extracted()
-        host = host or (dedup.host_and_path(url)[0] if url else "")
         items = template.page_items(tree)
         longest = sorted((item.text for item in items), key=len, reverse=True)[:3]
         self.templates.observe(host, items, "\n".join(longest))
         return extract(html, url, tree=tree, template=self.templates.template(host), naturalness=self.naturalness)
+
+    def skip(self, host: str) -> None:
+        """A page of the host left unextracted (its host rejected: ``stages.pages.SkipRejectedHost``). The
+        file's templates follow at most ``template.MAX_HOSTS`` hosts, the one seen longest ago forgotten
+        first: the host counts as seen, as its extraction would have made it, so that which hosts are
+        forgotten — and so every other host's texts — does not depend on which hosts were rejected when
+        the file was extracted."""
+        self.templates.seen(host)

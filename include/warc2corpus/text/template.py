@@ -218,6 +218,11 @@ class FileTemplates:
             self.hosts.move_to_end(host)
         return counts
 
+    def seen(self, host: str) -> None:
+        """A page of the host passed by without being counted (not HTML, or not extracted): the host is
+        followed from here as if it had been, so which hosts are forgotten does not depend on it."""
+        self._host(host)
+
     def pages(self, host: str) -> int:
         counts = self.hosts.get(host)
         return counts.pages if counts else 0
