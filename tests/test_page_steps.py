@@ -58,27 +58,29 @@ def test_pages_go_step_by_step_and_every_rejection_goes_through_one_writer():
     assert stats["decode"] == stats["restore"] == stats["extract"] == stats["build"] == {"pages": 2}
 
 
-def test_a_rejected_hosts_pages_are_read_by_autocat_and_turned_away_before_extraction():
-    """Pages of a host rejected when the file's extraction began: autoCat reads them (a new declaration can
-    turn the verdict), then they go as the filter would turn their documents away, unextracted; other hosts'
-    pages are extracted as before."""
+def test_a_held_back_hosts_pages_are_read_by_autocat_and_turned_away_before_extraction():
+    """Pages of a host held back (rejected, uncertain, declaring an editor but maybe no news) when the file's
+    extraction began: autoCat reads them (a new declaration can turn the verdict), then they go as the filter
+    would turn their documents away, unextracted; other hosts' pages are extracted as before."""
     staged = Collected()
     autocat_step, extractor = pages.ScoreAutocat(), PageExtractor()
     steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
-             pages.SkipRejectedHost(frozenset({"www.fjordvik.no"}), extractor),
+             pages.SkipHeldBackHost({"www.fjordvik.no": "rejected", "www.ukeblad.no": "uncertain"}, extractor),
              pages.Bounded([pages.Extract(extractor), pages.Build("demo")], 30, "x.warc.gz")]
     pipeline = pages.PagePipeline(steps, RejectionWriter(staged))
     page = dict(http_status=200, content_type="text/html; charset=utf-8", body=HTML.encode())
     records = [record(0, "https://www.fjordvik.no/", **page), record(100, "https://www.fjordvik.no/nyheter/ferja", **page),
-               record(200, "https://www.nesoy.no/nyheter/ferja", **page)]
+               record(200, "https://www.nesoy.no/nyheter/ferja", **page), record(300, "https://www.ukeblad.no/ferja", **page)]
     documents = list(pipeline.run(pages.Page(r) for r in records))
 
     assert [(d.host, d.record_offset) for d in documents] == [("www.nesoy.no", 200)]
     assert [(r["record_offset"], r["stage"], r["reason"], r["host"]) for r in staged] == [
-        (0, "filter", "host_rejected", "www.fjordvik.no"), (100, "filter", "host_rejected", "www.fjordvik.no")]
-    assert [p["url"] for p in autocat_step.scored] == [r.url for r in records]  # the rejected host's too
+        (0, "filter", "host_rejected", "www.fjordvik.no"), (100, "filter", "host_rejected", "www.fjordvik.no"),
+        (300, "filter", "host_uncertain", "www.ukeblad.no")]
+    assert [p["url"] for p in autocat_step.scored] == [r.url for r in records]  # the held-back hosts' too
     stats = pipeline.stats()
-    assert stats["rejected_host"] == {"pages": 3, "host_rejected": 2} and stats["extract"] == {"pages": 1}
+    assert stats["held_back_host"] == {"pages": 4, "host_rejected": 2, "host_uncertain": 1}
+    assert stats["extract"] == {"pages": 1}
 
 
 def test_a_page_is_parsed_once_when_autocat_or_the_extraction_first_reads_it(monkeypatch):
@@ -93,7 +95,7 @@ def test_a_page_is_parsed_once_when_autocat_or_the_extraction_first_reads_it(mon
     monkeypatch.setattr(extract, "parse", lambda html: parsed.append(html) or parse(html))
     autocat_step, extractor = pages.ScoreAutocat(), PageExtractor()
     steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
-             pages.SkipRejectedHost(frozenset({"www.fjordvik.no"}), extractor),
+             pages.SkipHeldBackHost({"www.fjordvik.no": "rejected"}, extractor),
              pages.Bounded([pages.Extract(extractor), pages.Build("demo")], 30, "x.warc.gz")]
     pipeline = pages.PagePipeline(steps, RejectionWriter(Collected()))
     declared = HTML.replace("</article>", "</article><footer><p>Ansvarlig redaktør: Kari Nordvik</p></footer>")
@@ -131,20 +133,20 @@ def test_other_hosts_texts_do_not_depend_on_which_hosts_were_skipped(monkeypatch
     records = [record(100 * n, url, http_status=200, content_type="text/html", body=page(n))
                for n, url in enumerate(urls)]
 
-    def texts(rejected: frozenset[str], tell_the_extractor: bool = True) -> dict[str, list[str]]:
+    def texts(held_back: dict[str, str], tell_the_extractor: bool = True) -> dict[str, list[str]]:
         extractor = PageExtractor()
-        skip = pages.SkipRejectedHost(rejected, extractor if tell_the_extractor else PageExtractor())
+        skip = pages.SkipHeldBackHost(held_back, extractor if tell_the_extractor else PageExtractor())
         steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), skip,
                  pages.Bounded([pages.Extract(extractor), pages.Build("demo")], 30, "x.warc.gz")]
         documents = pages.PagePipeline(steps, RejectionWriter(Collected())).run(pages.Page(r) for r in records)
         return {d.url: [p.text for p in d.paragraphs] for d in documents}
 
-    extracted, skipped = texts(frozenset()), texts(frozenset({"www.avvist.no"}))
+    extracted, skipped = texts({}), texts({"www.avvist.no": "rejected"})
     assert "https://www.avvist.no/1" in extracted and "https://www.avvist.no/1" not in skipped
     assert skipped == {url: text for url, text in extracted.items() if url != "https://www.avvist.no/1"}
     # (the host forgotten at nesoy's page: fjordvik's third page has no template, and keeps the footer)
     assert any("journalistene i Fjordvik-posten" in p for p in skipped["https://www.fjordvik.no/3"])
     assert not any("journalistene i Fjordvik-posten" in p for p in skipped["https://www.fjordvik.no/2"])
     # the extractor not told of the skipped page: fjordvik is not forgotten, and its third page loses the footer
-    assert texts(frozenset({"www.avvist.no"}), tell_the_extractor=False)["https://www.fjordvik.no/3"] \
+    assert texts({"www.avvist.no": "rejected"}, tell_the_extractor=False)["https://www.fjordvik.no/3"] \
         != extracted["https://www.fjordvik.no/3"]

@@ -107,10 +107,12 @@ def test_rejecting_a_host_withdraws_its_documents_and_accepting_restores_them(de
     assert (still_withdrawn, filtered) == (3, 3)  # ferja keeps its WARC_2 capture; amp and bibliotek stay
     with psycopg.connect(demo) as conn:
         counts = conn.execute("SELECT counts FROM warc_files WHERE path = %s", (str(WARC_1),)).fetchone()[0]
-    # ... and their pages, with the blog's (rejected by autoCat), were turned away before extraction, as the
-    # filter would have turned their documents away: 14 responses, 2 not pages, 5 of rejected hosts, 7 extracted
-    assert counts["skipped"]["host_rejected"] == 5 and "host_rejected" not in counts["filtered"]
-    assert counts["type:response"] == 14 and counts["documents"] == 7
+    # ... and their pages, with the blog's (rejected by autoCat) and the weekly's (uncertain), were turned away
+    # before extraction, as the filter would have turned their documents away: 14 responses, 2 not pages, 5 of
+    # rejected hosts, 2 of an uncertain one, 5 extracted
+    assert counts["skipped"]["host_rejected"] == 5 and counts["skipped"]["host_uncertain"] == 2
+    assert not {"host_rejected", "host_uncertain"} & set(counts["filtered"])
+    assert counts["type:response"] == 14 and counts["documents"] == 5
     with db.connect() as conn:
         outcome = publications.decide(conn, FP, None, by="ola", note="mistake")
         conn.commit()

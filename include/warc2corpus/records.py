@@ -43,6 +43,11 @@ class HostStatus(StrEnum):
     UNASSESSED = "unassessed"
 
 
+# Statuses that keep a host's documents out of the corpus until the status changes (a host unassessed is
+# often accepted by the run that first assesses it): their pages are not extracted (``stages.pages``).
+HELD_BACK_STATUSES = (HostStatus.REJECTED, HostStatus.UNCERTAIN, HostStatus.NOT_NEWS)
+
+
 class Stage(StrEnum):
     """Where a record was turned away (``rejections.stage``)."""
 

@@ -1,7 +1,7 @@
 """A page's way from WARC record to document, in small steps, as DataTrove's ``PipelineStep`` does
 it (without its executors: Airflow is ours):
 
-    screen -> decode -> restore -> host -> autocat -> rejected_host -> bounded(extract -> build)
+    screen -> decode -> restore -> host -> autocat -> held_back_host -> bounded(extract -> build)
 
 Each step is an object with its own ``stats`` (pages seen, and rejections by reason). It takes the
 :class:`Page` on its way, fills in what it makes, and returns None to pass it on or a reason to turn
@@ -47,7 +47,7 @@ class Page:
 
     def parsed(self):
         """The page's tree (``extract.parse``; None when it is not HTML at all), parsed when first asked
-        for, once for autoCat and the extraction: a rejected host's page that autoCat does not read, or
+        for, once for autoCat and the extraction: a held-back host's page that autoCat does not read, or
         reads and finds no trigger in, is never parsed."""
         if not self.is_parsed:
             self.tree, self.is_parsed = extract.parse(self.html), True
@@ -152,27 +152,30 @@ class ScoreAutocat(Step):
         return None
 
 
-class SkipRejectedHost(Step):
-    """A page of a host rejected when the file's extraction began (its status in force: a person's
-    decision, the register's, autoCat's) is not extracted: autoCat has read it, and the filter would turn
-    its document away. It is turned away here as the filter would (``host_rejected``, stage filter), so
-    that the load's readmission check (``publications.flag_readmissions``) finds it: should the host be
-    accepted later, the file is flagged and the next run extracts it again. Nothing is lost; a national
-    archive's pages are mostly other hosts', and this is most of their cost. The extractor is told of
-    the page (``PageExtractor.skip``), so that the other hosts' texts are the ones they would have been."""
+class SkipHeldBackHost(Step):
+    """A page of a host held back when the file's extraction began — its status in force (a person's
+    decision, the register's, autoCat's) rejected, uncertain or declares_editor_not_news
+    (``publications.held_back_hosts``) — is not extracted: autoCat has read it, and the filter would turn
+    its document away, to be extracted again should the host be accepted. It is turned away here as the
+    filter would (``host_<status>``, stage filter), so that the load's readmission check
+    (``publications.flag_readmissions``) finds it: when the host is accepted, the file is flagged and the
+    next run extracts it. Nothing is lost; a national archive's pages are mostly other hosts', and this is
+    most of their cost. The extractor is told of the page (``PageExtractor.skip``), so that the other
+    hosts' texts are the ones they would have been."""
 
-    name = "rejected_host"
+    name = "held_back_host"
     stage = Stage.FILTER
 
-    def __init__(self, hosts: frozenset[str], extractor: extract.PageExtractor):
+    def __init__(self, statuses: dict[str, str], extractor: extract.PageExtractor):
         super().__init__()
-        self.hosts, self.extractor = hosts, extractor
+        self.statuses, self.extractor = statuses, extractor
 
     def __call__(self, page: Page) -> str | None:
-        if page.host not in self.hosts:
+        status = self.statuses.get(page.host)
+        if status is None:
             return None
         self.extractor.skip(page.host)
-        return "host_rejected"
+        return f"host_{status}"
 
 
 class Extract(Step):

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | None = None,
             limits: Limits | None = None,
             on_progress: Callable[[Counter, int | None], None] | None = None) -> FileManifest:
-    """Read one WARC, extract every HTML page of a host not rejected (``pages.PagePipeline``), score the
+    """Read one WARC, extract every HTML page of a host not held back (``pages.PagePipeline``), score the
     pages autoCat reads; stage the results.
 
     However broken the file, this returns: a file read up to a fault is ``partial`` (what came
@@ -48,11 +48,11 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
     reader = warcs.WarcReader(warc_file, limits)
     with db.connect() as conn:  # the model this file's paragraphs are judged by (the same on every run)
         naturalness_model, naturalness = naturalness_models.for_file(conn, warc_file)
-        rejected_hosts = publications.rejected_hosts(conn)  # their pages are not extracted
+        held_back = publications.held_back_hosts(conn)  # their pages are not extracted
     autocat_step = pages.ScoreAutocat()
     extractor = PageExtractor(naturalness)
     steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
-             pages.SkipRejectedHost(rejected_hosts, extractor),
+             pages.SkipHeldBackHost(held_back, extractor),
              pages.Bounded([pages.Extract(extractor), pages.Build(crawl_job)],
                            limits.extraction_seconds, warc_file)]
     pages.freeze_long_lived_objects()

@@ -17,6 +17,7 @@ from pathlib import Path
 import psycopg
 
 from warc2corpus import autocat
+from warc2corpus.records import HELD_BACK_STATUSES
 
 # Taken by every transaction that changes host verdicts or loads filter rejections, so that a
 # host accepted while a file that filtered it out is being loaded is never missed (see readmit).
@@ -110,9 +111,12 @@ def host_statuses(conn: psycopg.Connection) -> dict[str, str]:
     return dict(conn.execute("SELECT host, status FROM host_status").fetchall())
 
 
-def rejected_hosts(conn: psycopg.Connection) -> frozenset[str]:
-    """The hosts whose status in force is ``rejected`` (a person's decision, the register's, autoCat's)."""
-    return frozenset(host for host, in conn.execute("SELECT host FROM host_status WHERE status = 'rejected'"))
+def held_back_hosts(conn: psycopg.Connection) -> dict[str, str]:
+    """The hosts whose status in force (a person's decision, the register's, autoCat's) keeps their documents
+    out of the corpus until it changes (``records.HELD_BACK_STATUSES``: rejected, uncertain, declares an
+    editor but may not be news), with that status."""
+    return dict(conn.execute("SELECT host, status FROM host_status WHERE status = ANY(%s)",
+                             ([str(status) for status in HELD_BACK_STATUSES],)).fetchall())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import psycopg
 
+from warc2corpus.records import HELD_BACK_STATUSES
+
 
 def corpus_summary(conn: psycopg.Connection) -> dict:
     def pairs(sql: str) -> dict:
@@ -71,11 +73,14 @@ def naturalness_models(conn: psycopg.Connection) -> list[dict]:
 # `counts` also holds facts of the last processing, left out the same way: its duration ("seconds"), what
 # its load found in the corpus at that moment ("load"; "skipped"/"revisit_unresolved": revisits whose
 # original was not loaded yet, which the order of loads changes, while the revisits table resolves them
-# whatever the order), and where the pages of rejected hosts were turned away — by the extraction when
-# the host was rejected before the file's extraction began, else by the filter ("skipped"/"host_rejected",
-# "filtered"/"host_rejected"; so also how many pages were extracted, "documents", and the digest
-# mismatches counted among them): every such page is a row of `rejections` either way, compared there
-# (a page the extraction itself would have turned away keeps that reason only when it is extracted).
+# whatever the order), and where the pages of held-back hosts (rejected, uncertain, declaring an editor
+# but no news) were turned away — by the extraction when the host was held back before the file's
+# extraction began, else by the filter ("skipped" and "filtered", "host_<status>" in each; so also how
+# many pages were extracted, "documents", and the digest mismatches counted among them): every such page
+# is a row of `rejections` either way, compared there (a page the extraction itself would have turned
+# away keeps that reason only when it is extracted).
+_HELD_BACK_COUNTS = "".join(f" #- '{{{kind},host_{status}}}'" for kind in ("skipped", "filtered")
+                            for status in HELD_BACK_STATUSES)
 PROCESSING_TIMES = {
     "documents": {"loaded_at"},
     "warc_files": {"discovered_at", "started_at", "finished_at"},
@@ -111,7 +116,7 @@ def corpus_checksums(conn: psycopg.Connection) -> dict[str, str]:
             raise ValueError(f"{table} has no primary key: its rows have no order to compare")
         row = "to_jsonb(t) - %s::text[]" + (
             " || jsonb_build_object('counts', t.counts - 'seconds' - 'load' - 'documents' - 'digest_mismatch'"
-            " #- '{skipped,revisit_unresolved}' #- '{skipped,host_rejected}' #- '{filtered,host_rejected}')"
+            " #- '{skipped,revisit_unresolved}'" + _HELD_BACK_COUNTS + ")"
             if table == "warc_files" else "")
         order = ", ".join(f't."{column}"' for column in key)
         digest, rows = conn.execute(

@@ -985,9 +985,9 @@ class PageExtractor:
         return extract(html, url, tree=tree, template=self.templates.template(host), naturalness=self.naturalness)
 
     def skip(self, host: str) -> None:
-        """A page of the host left unextracted (its host rejected: ``stages.pages.SkipRejectedHost``). The
+        """A page of the host left unextracted (its host held back: ``stages.pages.SkipHeldBackHost``). The
         file's templates follow at most ``template.MAX_HOSTS`` hosts, the one seen longest ago forgotten
         first: the host counts as seen, as its extraction would have made it, so that which hosts are
-        forgotten — and so every other host's texts — does not depend on which hosts were rejected when
+        forgotten — and so every other host's texts — does not depend on which hosts were held back when
         the file was extracted."""
         self.templates.seen(host)
