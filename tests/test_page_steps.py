@@ -150,3 +150,19 @@ def test_other_hosts_texts_do_not_depend_on_which_hosts_were_skipped(monkeypatch
     # the extractor not told of the skipped page: fjordvik is not forgotten, and its third page loses the footer
     assert texts({"www.avvist.no": "rejected"}, tell_the_extractor=False)["https://www.fjordvik.no/3"] \
         != extracted["https://www.fjordvik.no/3"]
+
+
+def test_a_page_that_is_not_html_is_parsed_once(monkeypatch):
+    """autoCat's tree and the extraction's are one: a page whose parse gives no tree is not parsed again."""
+    from warc2corpus.text import extract
+
+    parsed: list[str] = []
+    parse = extract.parse
+    monkeypatch.setattr(extract, "parse", lambda html: parsed.append(html) or parse(html))
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), pages.ScoreAutocat(),
+             pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
+    pipeline = pages.PagePipeline(steps, RejectionWriter(Collected()))
+    documents = list(pipeline.run([pages.Page(record(0, "https://www.fjordvik.no/liste", http_status=200,
+                                                     content_type="text/html", body=b"a;b;c\n1;2;3\n"))]))
+
+    assert [d.n_paragraphs for d in documents] == [0] and len(parsed) == 1

@@ -189,7 +189,7 @@ class Extract(Step):
         self.extractor = extractor
 
     def __call__(self, page: Page) -> str | None:
-        page.extracted = self.extractor(page.html, page.record.url, tree=page.parsed())
+        page.extracted = self.extractor(page.html, page.record.url, tree=page.parsed)
         return None
 
 

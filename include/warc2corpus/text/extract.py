@@ -971,11 +971,13 @@ class PageExtractor:
         self.naturalness = naturalness or natural.seed_model()
 
     def __call__(self, html: str, url: str | None, host: str | None = None, *, tree=None) -> Extracted:
-        """The page's extraction; ``tree``: the page already parsed (:func:`parse`; it is pruned here)."""
+        """The page's extraction; ``tree``: the page already parsed (:func:`parse`; it is pruned here), or
+        a function that gives it parsed once (``stages.pages.Page.parsed``: None, not HTML, is not parsed
+        again here)."""
         from warc2corpus.text import dedup, template
 
         host = host or (dedup.host_and_path(url)[0] if url else "")
-        tree = parse(html) if tree is None else tree
+        tree = tree() if callable(tree) else parse(html) if tree is None else tree
         if tree is None:
             self.templates.seen(host)  # as a page left unextracted is (skip)
             return Extracted()
