@@ -31,6 +31,8 @@ measures them:
     extraction_chaos/                                                         research use only, with --utomo: below)
     langid/nordicdsl/            nb.txt, nn.txt, da.txt, sv.txt               (NordicDSL's Wikipedia test sentences,
                                                                               CC BY-SA 3.0, with --nordicdsl: below)
+    extraction_dragnet/          ground-truth.json + html/<id>.html.gz        (Moz's Dragnet data, AGPL-3.0, with
+                                                                              --dragnet: below)
 
 trafilatura's evaluation pages (``tests/eval`` and ``tests/cache``, about 990 pages of news, blogs, shops and
 forums in many languages) come with snippets its author wrote for each page: text the main text must hold
@@ -77,6 +79,15 @@ Swedish, each labelled by the Wikipedia it comes from, in lower case and without
 (harder than news for function words and names alike), split by a hash of the file and the sentence.
 The file is in the repository's history only (NORDICDSL_COMMIT).
 
+With ``--dragnet`` (a clone of j-szulc/html-cleaning-dataset-merged, which holds Moz's Dragnet data,
+seomoz/dragnet_data, with the pages that repository's own copy lacks) also Dragnet's 1,381 English news
+and blog pages, each with its article as a person copied it out of the page shown in a browser (Peters
+and Lecocq, "Content extraction using diverse feature sets", WWW 2013): the text before the line that
+parts it from the comments. The copy is what the person took for the article, with the headline, date
+or byline where they took those too, so every extractor, ours and trafilatura alone, loses some recall
+on them; it is scored as given. Split by the hash of each page's name. No page of it was looked at
+before it was first measured (2026-12-07).
+
 Each half gets a ``SOURCES.json`` naming the repositories, their commits and licences. The pages are
 third-party data: they are never copied into the project (OUT defaults to ``var/eval-wider``).
 
@@ -91,9 +102,11 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
     git clone https://github.com/ltgoslo/norne norne
     git clone https://github.com/MSVCode/ir-research-data utomo
     git clone https://github.com/renhaa/NordicDSL nordicdsl
+    git clone https://github.com/j-szulc/html-cleaning-dataset-merged dragnet
     .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua \
         --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella \
-        --trafilatura trafilatura --l3s l3s --norne norne --utomo utomo --nordicdsl nordicdsl
+        --trafilatura trafilatura --l3s l3s --norne norne --utomo utomo --nordicdsl nordicdsl \\
+        --dragnet dragnet
 """
 
 from __future__ import annotations
@@ -120,6 +133,8 @@ SOURCES = {
     "norne": ("https://github.com/ltgoslo/norne", "CC0 (annotations); the newspapers' texts, for research"),
     "utomo": ("https://github.com/MSVCode/ir-research-data", "research use only (Utomo & Leu)"),
     "nordicdsl": ("https://github.com/renhaa/NordicDSL", "CC BY-SA 3.0 (Wikipedia)"),
+    "dragnet": ("https://github.com/j-szulc/html-cleaning-dataset-merged",
+                "AGPL-3.0 (Moz's Dragnet data, seomoz/dragnet_data; the pages: third-party web pages)"),
 }
 NORDICDSL_COMMIT = "5eb92ec3477b5b259528ef3229af02d4fa1d649d"  # the last commit that holds the test split
 NORDICDSL_CODES = {"nb": "nb", "nn": "nn", "dk": "da", "sv": "sv"}  # its labels -> ours (Faroese, Icelandic left out)
@@ -138,6 +153,8 @@ UTOMO_SETS = {"big9": ("big5-05", "big5-09", "big5-13", "big5-17"), "chaos": ("c
 UTOMO_SITE = re.compile(rb"\b(arstechnica|bbc|cnn|forbes|foxnews|latimes|nymag|nypost|yahoo)\.(?:com|co\.uk)",
                         re.IGNORECASE)
 HEADLINE_WORDS = 25
+DRAGNET_FOLDER = "dragnet_data"
+DRAGNET_COMMENTS = b"!@#$%^&*()  COMMENTS"  # the line that parts the article from its comments
 # Universal Dependencies treebanks: file prefix -> language (the codes ``evaluation.ud_sentences`` reads)
 # and the treebank's name.
 UD_TREEBANKS = {"no_bokmaal": ("nb", "UD_Norwegian-Bokmaal"), "no_nynorsk": ("nn", "UD_Norwegian-Nynorsk"),
@@ -568,6 +585,41 @@ def gather_utomo(repo: Repo, out: Path, counts: dict) -> None:
             counts[f"{label}_sites"] = {split: sorted(s for s in sites if half_of_site[s] == split) for split in SPLITS}
 
 
+def dragnet_body(gold: bytes) -> str:
+    """A page's article as Dragnet's person copied it out of the page (what comes before the comments'
+    line), its lines stripped and empty ones left out. Most files are UTF-8, some Windows-1252."""
+    article = gold.split(DRAGNET_COMMENTS, 1)[0]
+    try:
+        text = article.decode("utf-8")
+    except UnicodeDecodeError:
+        text = article.decode("cp1252", errors="replace")
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def gather_dragnet(repo: Repo, out: Path, counts: dict) -> None:
+    """Dragnet's news and blog pages with their articles, in the article-extraction benchmark's layout,
+    each in its half by the hash of its name (module docstring)."""
+    halves: dict[str, dict] = {split: {} for split in SPLITS}
+    for path in repo.files(f"{DRAGNET_FOLDER}/input"):
+        name = Path(path).name
+        if not name.endswith(".html"):
+            continue
+        page_id = name[:-len(".html")]
+        body = dragnet_body(repo.read(f"{DRAGNET_FOLDER}/GoldStandard/{page_id}.txt"))
+        if not body:
+            counts["dragnet_without_text"] = counts.get("dragnet_without_text", 0) + 1
+            continue
+        split = split_of("dragnet", page_id)
+        target = out / split / "extraction_dragnet" / "html" / f"{page_id}.html.gz"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(gzip.compress(repo.read(path), mtime=0))
+        halves[split][page_id] = {"articleBody": body, "url": None}
+    for split, rows in halves.items():
+        write_text(out / split / "extraction_dragnet" / "ground-truth.json",
+                   json.dumps(rows, ensure_ascii=False, indent=1))
+        counts[f"dragnet_{split}"] = len(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--aeb", type=Path, required=True, help="a clone of scrapinghub/article-extraction-benchmark")
@@ -588,6 +640,9 @@ def main() -> None:
                              "(optional)")
     parser.add_argument("--nordicdsl", type=Path,
                         help="a clone of renhaa/NordicDSL, for its Wikipedia test sentences (optional)")
+    parser.add_argument("--dragnet", type=Path,
+                        help="a clone of j-szulc/html-cleaning-dataset-merged, for Moz's Dragnet news and blog pages "
+                             "(optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
@@ -606,7 +661,7 @@ def main() -> None:
     gather_lingua(repos["lingua"], args.out, counts)
     treebanks = gather_ud([Repo(path) for path in args.ud], args.out, counts) if args.ud else {}
     optional = {"trafilatura": gather_trafilatura, "l3s": gather_l3s, "norne": gather_norne, "utomo": gather_utomo,
-                "nordicdsl": gather_nordicdsl}
+                "nordicdsl": gather_nordicdsl, "dragnet": gather_dragnet}
     for key, gather in optional.items():
         if getattr(args, key):
             repos[key] = Repo(getattr(args, key))

@@ -601,6 +601,45 @@ def test_utomo_pages_are_split_by_site_and_scored_on_their_ascii(tmp_path, capsy
     assert all(name.startswith(evaluation.UNPINNED) for name in figures)
 
 
+def test_dragnet_pages_are_gathered_with_their_article_and_scored(tmp_path, capsys):
+    """eval/gather_wider.py --dragnet: each Dragnet page in its half with the article its person copied
+    out of it, the comments after Dragnet's dividing line left out, a copy in Windows-1252 read as such;
+    a page whose copy holds no text is left out; ``warc2corpus eval`` scores the set (never pinned)."""
+    import gzip
+
+    gather_wider = _gather_wider()
+    story = ("The council passed the budget for next year after a long debate in the chamber on Tuesday. "
+             "The mayor said the vote was a fair one \u2013 for once.")
+    page = ("<html><head><title>Budget passes</title></head><body><div>Home News Sport</div>"
+            f"<article><p>{story}</p></article></body></html>")
+    repo = tmp_path / "html-cleaning-dataset-merged"
+    for folder in ("input", "GoldStandard"):
+        (repo / gather_wider.DRAGNET_FOLDER / folder).mkdir(parents=True)
+    golds = {"11": f"\r\n  {story}  \r\n\r\n".encode("utf-8") + gather_wider.DRAGNET_COMMENTS
+             + b"\r\nReader: I disagree with all of it.\r\n",
+             "12": story.encode("cp1252"), "13": b"\r\n \r\n"}
+    for name, gold in golds.items():
+        (repo / gather_wider.DRAGNET_FOLDER / "input" / f"{name}.html").write_text(page, encoding="utf-8")
+        (repo / gather_wider.DRAGNET_FOLDER / "GoldStandard" / f"{name}.txt").write_bytes(gold)
+    _commit_all(repo)
+
+    counts: dict = {}
+    gather_wider.gather_dragnet(gather_wider.Repo(repo), tmp_path / "out", counts)
+    assert counts["dragnet_without_text"] == 1
+    assert counts["dragnet_dev"] + counts["dragnet_heldout"] == 2
+    for name in ("11", "12"):
+        folder = tmp_path / "out" / gather_wider.split_of("dragnet", name) / "extraction_dragnet"
+        truth = json.loads((folder / "ground-truth.json").read_text())
+        assert truth[name] == {"articleBody": story, "url": None}
+        assert gzip.decompress((folder / "html" / f"{name}.html.gz").read_bytes()).decode() == page
+
+    split = gather_wider.split_of("dragnet", "11")
+    cli.main(["eval", "--samples", str(tmp_path / "out" / split), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert figures["body.dragnet.precision"] == 1.0 and figures["body.dragnet.recall"] == 1.0
+    assert all(name.startswith(evaluation.UNPINNED) for name in figures)
+
+
 def test_nordicdsl_sentences_are_split_and_measured_unpinned(tmp_path, capsys):
     """eval/gather_wider.py --nordicdsl: the Wikipedia test sentences of Bokmål, Nynorsk, Danish ("dk")
     and Swedish go to a file per language in the half their hash names (Faroese and Icelandic are left

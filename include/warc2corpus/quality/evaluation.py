@@ -10,8 +10,8 @@ body text     per page precision / recall / F1 over whitespace-token multisets o
               the snippets its author wrote per page, as its own evaluation counts them (a "with"
               snippet found is a true positive, missed a false negative; a "without" snippet found a
               false positive), precision, recall and F1 over all snippets; not pinned. Where they hold
-              L3S-GN1's news pages (``extraction_l3s_gn1``) or Utomo and Leu's (``extraction_big9``,
-              ``extraction_chaos``), the same token measures as on the benchmark's, every text scored
+              L3S-GN1's news pages (``extraction_l3s_gn1``), Utomo and Leu's (``extraction_big9``,
+              ``extraction_chaos``) or Dragnet's (``extraction_dragnet``), the same token measures as on the benchmark's, every text scored
               in the characters its truth was written in (``TRUTH_CHARACTERS``: Big9's and Chaos' in
               ASCII, L3S-GN1's in ISO-8859-1). Beside each set's F1, the 95 % bootstrap
               interval of its mean over the pages, and of the mean per-page difference from trafilatura
@@ -144,10 +144,10 @@ def _html(path: Path) -> str:
 
 
 # Sets of pages with their article text as ground truth (``ground-truth.json``: id -> articleBody, url;
-# ``html/<id>.html.gz``), by label: the article-extraction benchmark's, and L3S-GN1's and Utomo and Leu's
-# news pages (Big9, Chaos), which ``eval/gather_wider.py`` writes in the same layout.
+# ``html/<id>.html.gz``), by label: the article-extraction benchmark's, and L3S-GN1's, Utomo and Leu's
+# (Big9, Chaos) and Dragnet's news pages, which ``eval/gather_wider.py`` writes in the same layout.
 ARTICLE_SETS = (("scrapinghub", "extraction_scrapinghub_aeb"), ("l3s_gn1", "extraction_l3s_gn1"),
-                ("big9", "extraction_big9"), ("chaos", "extraction_chaos"))
+                ("big9", "extraction_big9"), ("chaos", "extraction_chaos"), ("dragnet", "extraction_dragnet"))
 # Sets whose ground truth lost characters, each with what every text (ours, trafilatura's alone, the
 # truth) is scored as, so that no extractor is charged for the truth's loss: Big9's and Chaos' truths kept
 # only ASCII characters ("soon—or" written "soonor"): their ASCII characters alone; L3S-GN1's assessors'
@@ -303,7 +303,7 @@ DOCUMENT_SENTENCES = 20  # the treebank's sentences read as documents of this ma
 UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.",
             "lang.nordicdsl_short.", "lang.ndt_news_short.", "lang.ud_documents.", "lang.ndt_news_documents.",
             "lang.fundus_documents.", "lang.other_languages_short.", "body.trafilatura_eval.", "body.l3s_gn1.",
-            "body.big9.", "body.chaos.")
+            "body.big9.", "body.chaos.", "body.dragnet.")
 OTHER_LANGUAGE_SENTENCES = 200  # of each other language (lang.other_languages_short)
 
 
