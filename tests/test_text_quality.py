@@ -502,6 +502,37 @@ def test_a_box_of_other_stories_inside_the_story_does_not_end_it():
     assert kept == [p for p in paragraphs if p != "Mest lest"] and dropped == {"boilerplate": 1}
 
 
+GOES_ON = ["Rådmannen mener nedleggelsen vil spare kommunen for om lag tolv millioner kroner i året, og at pengene "
+           "trengs til eldreomsorgen.",
+           "Elevene ved de to skolene skal fra høsten busses til sentrumsskolen, som får et nytt tilbygg med fire "
+           "klasserom og en gymsal."]
+
+
+@pytest.mark.parametrize("after, goes_on", [
+    (GOES_ON, True),                                          # the story's own sentences, at once
+    ([GOES_ON[0], "Ny rekord for strømprisen i Sør-Norge"], False),  # one sentence, then a teaser
+    ([GOES_ON[0]], False),                                    # one sentence only
+    ([GOES_ON[0], GOES_ON[1].removesuffix(".")], False),      # no sentence's end
+])
+def test_a_list_heading_the_story_goes_on_after_is_a_label(after, goes_on):
+    """A heading over other stories followed at once by two of the story's paragraphs (sentences of 20
+    words or more, neither opening with a link's text) is the label of a box whose links went with the
+    page's furniture ("Related stories" in a 2012 story, its next paragraphs after it): it goes alone.
+    Otherwise it ends the text as before, when less text follows it than came before it."""
+    dropped = Counter()
+    paragraphs = [*STORY, *MORE[:2], "Related stories", *after]
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=dropped)
+    if goes_on:
+        assert kept == [p for p in paragraphs if p != "Related stories"] and dropped == {"boilerplate": 1}
+    else:
+        assert kept == [*STORY, *MORE[:2]] and dropped == {"related": 1 + len(after)}
+    # A link's text opening the next paragraph is a teaser's headline: the list ends the text.
+    dropped = Counter()
+    kept = extract.clean_paragraphs(paragraphs, title=None, anchors={extract.text_key(" ".join(after[0].split()[:5]))},
+                                    dropped=dropped)
+    assert kept == [*STORY, *MORE[:2]]
+
+
 TEASERS = ["Ny rekord for strømprisen i Sør-Norge Strømprisen i Sør-Norge satte ny rekord natt til fredag, og "
            "ekspertene venter at den holder seg høy hele vinteren. Det viser tall fra Nord Pool.",
            "Fylkesmannen vil slå sammen tre kommuner i nord Forslaget kommer etter at to av kommunene sa nei til "

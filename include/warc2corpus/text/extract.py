@@ -534,7 +534,8 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
     of a list of other stories (``related``) that comes after the text's first
     END_AFTER_WORDS words, with less text after it than before (see phrases.COMMENTS_HEADING and
     phrases.RELATED_HEADING). Cutting never drops more than it keeps: a page may give its comments first
-    and the story after them, or set a box of other stories inside the story. A list of other
+    and the story after them, or set a box of other stories inside the story; nor does a list's heading
+    that the story's own sentences follow at once (:func:`_story_goes_on`). A list of other
     stories may be longer than the story, though, when its items are teasers (:func:`_teasers`),
     and readers' comments when they are signed (:func:`_comment_thread`): then they go whatever
     their length. So does a run of TEASER_ITEMS_MIN teasers or more at the text's end with no heading
@@ -563,7 +564,8 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
         if END_AFTER_WORDS <= before and words[index] <= END_HEADING_WORDS:
             if COMMENTS_HEADING.match(paragraph) and (after < before or _comment_thread(*share_after(index, "signed"))):
                 return index, "comments"
-            if RELATED_HEADING.match(paragraph) and (after < before or _teasers(*share_after(index, "teasers"))):
+            if RELATED_HEADING.match(paragraph) and (after < before or _teasers(*share_after(index, "teasers"))) \
+                    and not _story_goes_on(paragraphs[index + 1:], anchors):
                 return index, "related"
         before += words[index]
     start = len(paragraphs)  # a run of teasers with no heading over them ends the text too
@@ -630,6 +632,20 @@ TEASER_ITEMS_MIN = 3        # a list of teasers has this many items at least ...
 TEASER_ITEMS_SHARE = 0.75   # ... and this share of them opens with a link of TEASER_LINK_WORDS words or more
 TEASER_LINK_WORDS = 3  # (a headline's link holds at most TEASER_LINK_MAX words: longer openings are not read)
 TEASER_LINK_MAX = 40
+
+
+STORY_ON_PARAGRAPHS = 2  # a heading over other stories followed at once by this many paragraphs ...
+STORY_ON_WORDS = 20      # ... of this many words or more, each a sentence, is a label left of a box of links
+
+
+def _story_goes_on(following: list[str], anchors: set[str]) -> bool:
+    """Does the story go on right after a heading over other stories? Its next STORY_ON_PARAGRAPHS
+    paragraphs are sentences of STORY_ON_WORDS words or more, neither opening with a link's text: the
+    box's links went with the page's furniture and left its heading in the story ("Related stories",
+    then the story's next paragraphs), which is then no end of the text but a label."""
+    return len(following) >= STORY_ON_PARAGRAPHS and all(
+        len(p.split()) >= STORY_ON_WORDS and _SENTENCE_END.search(p) and not _opens_with_link(p, anchors)
+        for p in following[:STORY_ON_PARAGRAPHS])
 
 
 def _teasers(opening: int, paragraphs: int) -> bool:
