@@ -751,14 +751,18 @@ def test_a_sites_legal_notice_or_a_storys_sign_off_at_the_end_of_the_text_goes(l
     ("Denne artikkelen inneholder annonselenker.", True),
     ("Disclosure: CoinDesk is a subsidiary of Digital Currency Group, which helped organize the proposal.", True),
     ("Rich Smith has no position in any stocks mentioned. The Motley Fool has a disclosure policy.", True),
+    ("Dow Jones Reprints: This copy is for your personal, non-commercial use only. To order presentation-ready "
+     "copies for distribution to your colleagues, clients or customers, use the Order Reprints tool.", True),
+    ("The licence says the photographs are for personal, non-commercial use only, the agency told the court.", False),
     ("The agency earns a commission on every ticket it sells, the report found, and pays its staff little.", False),
     ("The commission will publish its report in March, and we will cover it then.", False),
     ("Amazon cut its affiliate commission rates for many product categories this spring.", False),
     ("We will get a commission report next week, the minister told parliament.", False),
 ])
 def test_a_sites_disclosure_goes_wherever_it_stands(paragraph, dropped):
-    """That the site earns from its links, or what its writers hold: boilerplate within the text too, in a
-    paragraph of up to 80 words; news about commissions stays."""
+    """That the site earns from its links, what its writers hold, or what the copy may be used for (a
+    reprint notice): boilerplate within the text too, in a paragraph of up to 80 words; news about
+    commissions or licences stays."""
     reasons = Counter()
     paragraphs = [STORY[0], paragraph, *STORY[1:]]
     kept = extract.clean_paragraphs(paragraphs, title=None, anchors=set(), dropped=reasons)

@@ -144,14 +144,16 @@ BOILERPLATE = re.compile(
 # links it gives ("If you click on one and buy the product we may receive a small commission", "Buying through
 # us may earn us a commission", "Artikkelen inneholder annonselenker"), or what its writers hold ("Disclosure:
 # CoinDesk is a subsidiary of …", "Rich Smith has no position in any stocks mentioned. The Motley Fool has a
-# disclosure policy.").
+# disclosure policy."), or what the copy may be used for (a reprint notice).
 DISCLOSURE = re.compile(
     r"\b(?:we|us)\b[^.!?]{0,60}\b(?:may|might|could|can)\s+(?:earn|receive|get|make)\s+(?:us\s+)?(?:a\s+|an\s+)?"
     r"(?:small\s+)?(?:affiliate\s+)?commission\b|\bmay\s+earn\s+an?\s+affiliate\s+commission\b|"
     r"\b(?:contains?|includes?|uses?)\s+affiliate\s+links?\b|"
     r"\b(?:annonselenker|reklamelenker|affiliatelenker|affiliate-lenker)\b|"
     r"^\W*disclosure\s*:|\bhas\s+no\s+position\s+in\s+any\s+(?:of\s+the\s+)?stocks?\s+mentioned\b|"
-    r"\bhas\s+a\s+disclosure\s+policy\b", re.IGNORECASE)
+    r"\bhas\s+a\s+disclosure\s+policy\b|"
+    # a reprint notice ("Dow Jones Reprints: This copy is for your personal, non-commercial use only. …")
+    r"\bthis\s+copy\s+is\s+for\s+your\s+personal,?\s+non-?commercial\s+use\b", re.IGNORECASE)
 
 # What prompts are about (subscriptions, cookies, advertising, copyright, signing up, logging in) is also
 # what news is written about ("the service raises the price of its subscription", "an admission of copyright
