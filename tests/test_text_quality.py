@@ -502,6 +502,20 @@ def test_a_box_of_other_stories_inside_the_story_does_not_end_it():
     assert kept == [p for p in paragraphs if p != "Mest lest"] and dropped == {"boilerplate": 1}
 
 
+def test_a_story_the_page_gives_twice_is_kept_once():
+    """A page that gives its story twice (WSJ's pages of 2012 held a print copy beside it) keeps each of
+    its paragraphs once, the first time it comes: the short sentences as before, and now the longer ones."""
+    long = " ".join(GOES_ON)
+    assert len(long.split()) > extract.SHORT
+    story = [*STORY, long]
+    dropped = Counter()
+    kept = extract.clean_paragraphs([*story, *story], title=None, anchors=set(), dropped=dropped)
+    assert kept == story and dropped == {"repeated": len(story)}
+    # Once only: nothing goes.
+    dropped = Counter()
+    assert extract.clean_paragraphs(story, title=None, anchors=set(), dropped=dropped) == story and not dropped
+
+
 GOES_ON = ["Rådmannen mener nedleggelsen vil spare kommunen for om lag tolv millioner kroner i året, og at pengene "
            "trengs til eldreomsorgen.",
            "Elevene ved de to skolene skal fra høsten busses til sentrumsskolen, som får et nytt tilbygg med fire "

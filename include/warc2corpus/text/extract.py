@@ -24,8 +24,8 @@ of one of its ``<h1>``, most of a title that adds the site's name, or a part of 
 too, "Headline - Soccer - Sport - Breaking News"; it is stored as the title), ``masthead`` (above that
 headline, the page's furniture: lines of eight words at most that are no sentence, "Latest News", "Soccer"),
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a question,
-which an interview series asks each guest; a sentence of six words or more is kept once: a page that shows its
-story twice keeps it; nor the fields of a list of records, three lines or more that each recur the same number
+which an interview series asks each guest; a sentence of six words or more, and any paragraph longer than
+that, is kept once: a page that shows its story twice, as WSJ's gave a print copy, keeps it once; nor the fields of a list of records, three lines or more that each recur the same number
 of times, three or more: a table of players, a review's sections), ``date`` (a line that only dates the page:
 "Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT", "7:51pm Tuesday 1st
 January 2008", "14/01/2008 1:40:00 PM.", "29 December, 2007", a clock's time alone: "3:47 PM"; the date is
@@ -754,6 +754,8 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         elif n_words <= SHORT and counts[key] > 1 and key not in records and not _QUESTION.search(paragraph) \
                 and (key in kept_keys or n_words < 6 or not _SENTENCE_END.search(paragraph)):
             reason = "repeated"
+        elif n_words > SHORT and key in kept_keys:
+            reason = "repeated"  # a longer paragraph kept already: the page gives the story twice
         elif _is_date_line(paragraph):
             reason = "date"
         elif (n_words <= SHORT and CREDIT.search(paragraph)) or (n_words <= BYLINE_WORDS and BYLINE.match(paragraph)):
