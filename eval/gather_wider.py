@@ -201,6 +201,27 @@ def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+class ArticleSet:
+    """A set in the article-extraction benchmark's layout, written half by half: each page's HTML as
+    ``html/<id>.html.gz``, and its row (``articleBody``, ``url``) in the half's ``ground-truth.json``."""
+
+    def __init__(self, out: Path, folder: str):
+        self.out, self.folder = out, folder
+        self.halves: dict[str, dict] = {split: {} for split in SPLITS}
+
+    def add(self, split: str, page_id: str, html_gz: bytes, row: dict) -> None:
+        target = self.out / split / self.folder / "html" / f"{page_id}.html.gz"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(html_gz)
+        self.halves[split][page_id] = row
+
+    def write(self, counts: dict, label: str) -> None:
+        for split, rows in self.halves.items():
+            write_text(self.out / split / self.folder / "ground-truth.json",
+                       json.dumps(rows, ensure_ascii=False, indent=1))
+            counts[f"{label}_{split}"] = len(rows)
+
+
 def shared_names(samples: Path) -> dict[str, set[str]]:
     """The pages the shared samples hold, by set: these are left out."""
     names: dict[str, set[str]] = {"aeb": set(), "fundus": set(), "htmldate": set()}
@@ -219,20 +240,13 @@ def shared_names(samples: Path) -> dict[str, set[str]]:
 
 def gather_aeb(repo: Repo, out: Path, leave_out: set[str], counts: dict) -> None:
     truth = json.loads(repo.read("ground-truth.json"))
-    halves: dict[str, dict] = {split: {} for split in SPLITS}
+    pages = ArticleSet(out, "extraction_scrapinghub_aeb")
     for page_id, row in sorted(truth.items()):
         if page_id in leave_out:
             counts["aeb_left_out"] = counts.get("aeb_left_out", 0) + 1
             continue
-        split = split_of("aeb", page_id)
-        target = out / split / "extraction_scrapinghub_aeb" / "html" / f"{page_id}.html.gz"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(repo.read(f"html/{page_id}.html.gz"))
-        halves[split][page_id] = row
-    for split, rows in halves.items():
-        write_text(out / split / "extraction_scrapinghub_aeb" / "ground-truth.json",
-                   json.dumps(rows, ensure_ascii=False, indent=1))
-        counts[f"aeb_{split}"] = len(rows)
+        pages.add(split_of("aeb", page_id), page_id, repo.read(f"html/{page_id}.html.gz"), row)
+    pages.write(counts, "aeb")
 
 
 def _version_number(version: str) -> int:
@@ -503,7 +517,7 @@ def gather_l3s(repo: Repo, out: Path, counts: dict) -> None:
     marked no full text (or that has no marked-up copy) cannot be scored and is left out, and so is one
     whose ``<title>`` is never closed: this copy lost part of those pages (an end tag and what followed
     it), and what a browser shows of such a page is nothing but its title."""
-    halves: dict[str, dict] = {split: {} for split in SPLITS}
+    pages = ArticleSet(out, "extraction_l3s_gn1")
     assessed = {Path(path).name for path in repo.files(f"{L3S_FOLDER}/annotated")}
     for path in repo.files(f"{L3S_FOLDER}/original"):
         name = Path(path).name
@@ -521,15 +535,8 @@ def gather_l3s(repo: Repo, out: Path, counts: dict) -> None:
         if not body:
             counts["l3s_without_full_text"] = counts.get("l3s_without_full_text", 0) + 1
             continue
-        split = split_of("l3s", page_id)
-        target = out / split / "extraction_l3s_gn1" / "html" / f"{page_id}.html.gz"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(gzip.compress(page, mtime=0))
-        halves[split][page_id] = {"articleBody": body, "url": None}
-    for split, rows in halves.items():
-        write_text(out / split / "extraction_l3s_gn1" / "ground-truth.json",
-                   json.dumps(rows, ensure_ascii=False, indent=1))
-        counts[f"l3s_{split}"] = len(rows)
+        pages.add(split_of("l3s", page_id), page_id, gzip.compress(page, mtime=0), {"articleBody": body, "url": None})
+    pages.write(counts, "l3s")
 
 
 def utomo_body(gold: bytes) -> str:
@@ -571,17 +578,11 @@ def gather_utomo(repo: Repo, out: Path, counts: dict) -> None:
                 pages.append((f"{folder}/{stem}", html, body, utomo_site(html) if label == "big9" else None))
         sites = sorted({site for *_, site in pages if site}, key=lambda site: hashlib.sha1(site.encode()).digest())
         half_of_site = {site: SPLITS[i % 2] for i, site in enumerate(sites)}
-        halves: dict[str, dict] = {split: {} for split in SPLITS}
+        written = ArticleSet(out, f"extraction_{label}")
         for page_id, html, body, site in pages:
-            split = half_of_site[site] if site else split_of(label, page_id)
-            target = out / split / f"extraction_{label}" / "html" / f"{page_id.replace('/', '_')}.html.gz"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(gzip.compress(html, mtime=0))
-            halves[split][page_id.replace("/", "_")] = {"articleBody": body, "url": None, **({"site": site} if site else {})}
-        for split, rows in halves.items():
-            write_text(out / split / f"extraction_{label}" / "ground-truth.json",
-                       json.dumps(rows, ensure_ascii=False, indent=1))
-            counts[f"{label}_{split}"] = len(rows)
+            written.add(half_of_site[site] if site else split_of(label, page_id), page_id.replace("/", "_"),
+                        gzip.compress(html, mtime=0), {"articleBody": body, "url": None, **({"site": site} if site else {})})
+        written.write(counts, label)
         if sites:
             counts[f"{label}_sites"] = {split: sorted(s for s in sites if half_of_site[s] == split) for split in SPLITS}
 
@@ -600,7 +601,7 @@ def dragnet_body(gold: bytes) -> str:
 def gather_dragnet(repo: Repo, out: Path, counts: dict) -> None:
     """Dragnet's news and blog pages with their articles, in the article-extraction benchmark's layout,
     each in its half by the hash of its name (module docstring)."""
-    halves: dict[str, dict] = {split: {} for split in SPLITS}
+    pages = ArticleSet(out, "extraction_dragnet")
     for path in repo.files(f"{DRAGNET_FOLDER}/input"):
         name = Path(path).name
         if not name.endswith(".html"):
@@ -610,15 +611,9 @@ def gather_dragnet(repo: Repo, out: Path, counts: dict) -> None:
         if not body:
             counts["dragnet_without_text"] = counts.get("dragnet_without_text", 0) + 1
             continue
-        split = split_of("dragnet", page_id)
-        target = out / split / "extraction_dragnet" / "html" / f"{page_id}.html.gz"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(gzip.compress(repo.read(path), mtime=0))
-        halves[split][page_id] = {"articleBody": body, "url": None}
-    for split, rows in halves.items():
-        write_text(out / split / "extraction_dragnet" / "ground-truth.json",
-                   json.dumps(rows, ensure_ascii=False, indent=1))
-        counts[f"dragnet_{split}"] = len(rows)
+        pages.add(split_of("dragnet", page_id), page_id, gzip.compress(repo.read(path), mtime=0),
+                  {"articleBody": body, "url": None})
+    pages.write(counts, "dragnet")
 
 
 def main() -> None:
