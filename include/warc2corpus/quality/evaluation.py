@@ -11,9 +11,10 @@ body text     per page precision / recall / F1 over whitespace-token multisets o
               snippet found is a true positive, missed a false negative; a "without" snippet found a
               false positive), precision, recall and F1 over all snippets; not pinned. Where they hold
               L3S-GN1's news pages (``extraction_l3s_gn1``), Utomo and Leu's (``extraction_big9``,
-              ``extraction_chaos``) or Dragnet's (``extraction_dragnet``), the same token measures as on the benchmark's, every text scored
-              in the characters its truth was written in (``TRUTH_CHARACTERS``: Big9's and Chaos' in
-              ASCII, L3S-GN1's in ISO-8859-1). Beside each set's F1, the 95 % bootstrap
+              ``extraction_chaos``) or Dragnet's (``extraction_dragnet``), the same token measures as on
+              the benchmark's, every text scored in the characters its truth was written in
+              (``TRUTH_CHARACTERS``: Big9's and Chaos' in ASCII, L3S-GN1's in ISO-8859-1, the others as
+              they are). Beside each set's F1, the 95 % bootstrap
               interval of its mean over the pages, and of the mean per-page difference from trafilatura
               alone (how far either could move on as many other pages like these).
 dates         exact-day accuracy on ``dates_htmldate_eval`` and ``news_fundus``.

@@ -25,8 +25,9 @@ too, "Headline - Soccer - Sport - Breaking News"; it is stored as the title), ``
 headline, the page's furniture: lines of eight words at most that are no sentence, "Latest News", "Soccer"),
 ``repeated`` (a short paragraph the page shows twice or more: placeholders, consent prompts; not a question,
 which an interview series asks each guest; a sentence of six words or more, and any paragraph longer than
-that, is kept once: a page that shows its story twice, as WSJ's gave a print copy, keeps it once; nor the fields of a list of records, three lines or more that each recur the same number
-of times, three or more: a table of players, a review's sections), ``date`` (a line that only dates the page:
+that, is kept once: a page that shows its story twice, as WSJ's gave a print copy, keeps it once; nor the
+fields of a list of records, three lines or more that each recur the same number of times, three or more:
+a table of players, a review's sections), ``date`` (a line that only dates the page:
 "Publisert 12.03.2023 kl. 14:05", "Last Updated: Monday, 14 January 2008, 17:52 GMT", "7:51pm Tuesday 1st
 January 2008", "14/01/2008 1:40:00 PM.", "29 December, 2007", a clock's time alone: "3:47 PM"; the date is
 stored as the document's; two dates without such a label are a span of time, which stays), ``links`` (a
