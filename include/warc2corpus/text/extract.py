@@ -566,7 +566,7 @@ def _end_of_text(paragraphs: list[str], anchors: set[str] = frozenset()) -> tupl
             if COMMENTS_HEADING.match(paragraph) and (after < before or _comment_thread(*share_after(index, "signed"))):
                 return index, "comments"
             if RELATED_HEADING.match(paragraph) and (after < before or _teasers(*share_after(index, "teasers"))) \
-                    and not _story_goes_on(paragraphs[index + 1:], anchors):
+                    and not _story_goes_on(paragraphs[index + 1:index + 1 + STORY_ON_PARAGRAPHS], anchors):
                 return index, "related"
         before += words[index]
     start = len(paragraphs)  # a run of teasers with no heading over them ends the text too
@@ -640,10 +640,10 @@ STORY_ON_WORDS = 20      # ... of this many words or more, each a sentence, is a
 
 
 def _story_goes_on(following: list[str], anchors: set[str]) -> bool:
-    """Does the story go on right after a heading over other stories? Its next STORY_ON_PARAGRAPHS
-    paragraphs are sentences of STORY_ON_WORDS words or more, neither opening with a link's text: the
-    box's links went with the page's furniture and left its heading in the story ("Related stories",
-    then the story's next paragraphs), which is then no end of the text but a label."""
+    """Does the story go on right after a heading over other stories? The STORY_ON_PARAGRAPHS paragraphs
+    that follow it (``following``) are sentences of STORY_ON_WORDS words or more, neither opening with a
+    link's text: the box's links went with the page's furniture and left its heading in the story
+    ("Related stories", then the story's next paragraphs), which is then no end of the text but a label."""
     return len(following) >= STORY_ON_PARAGRAPHS and all(
         len(p.split()) >= STORY_ON_WORDS and _SENTENCE_END.search(p) and not _opens_with_link(p, anchors)
         for p in following[:STORY_ON_PARAGRAPHS])
