@@ -1614,6 +1614,10 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("Nutzer konnten sich am Montag nicht einloggen, teilte die Bank mit.", False),
     ("Read it at https://example.com/a%E2%80%99b today.", False),
     ("Independent journalism needs money, the committee's report concluded after a year of hearings.", False),
+    ("Name (required)", True), ("Mail (will not be published) (required)", True), ("No comments yet.", True),
+    ("Navn (obligatorisk)", True), ("E-post (publiseres ikke)", True), ("Ingen kommentarer ennå", True),
+    ("The name (required by law) of the company was withheld.", False),
+    ("There are no comments yet on the proposal, the ministry said.", False),
 ])
 def test_boilerplate_topics_count_at_a_sentence_start(paragraph, dropped):
     from collections import Counter

@@ -136,6 +136,11 @@ BOILERPLATE = re.compile(
     r"\bthis\s+(?:material|content|article|story)\s+may\s+not\s+be\s+"
     r"(?:published|reproduced|rewritten|redistributed)\b|"
     r"\b\d+\s+votes?\s+recommend\b|"
+    # a comment form's fields and its empty thread, as WordPress writes them ("Name (required)", "Mail (will not
+    # be published) (required)", "No comments yet."; "Navn (obligatorisk)", "E-post (publiseres ikke)")
+    r"^\W*(?:name|navn|namn|e-?mail|mail|e-?post)\s*\*?\s*\((?:required|obligatorisk|påkrevd|påkravd|"
+    r"will\s+not\s+be\s+published|publiseres\s+ikke|vil\s+ikke\s+bli\s+publisert)\)|"
+    r"^\W*(?:no\s+comments\s+yet|ingen\s+kommentarer\s+(?:enda|ennå)|ingen\s+kommentarar\s+(?:enno|ennå))\W*$|"
     # "Read the original article here": a pointer elsewhere, in any of the languages we meet
     r"^(read|lest|lies|lesen sie|les|läs|læs)\b[^.!?]{0,80}\b(here|hier|her|här)\W*$",
     re.IGNORECASE)
