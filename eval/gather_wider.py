@@ -539,15 +539,20 @@ def gather_l3s(repo: Repo, out: Path, counts: dict) -> None:
     pages.write(counts, "l3s")
 
 
-def utomo_body(gold: bytes) -> str:
-    """A page's main text as Utomo and Leu's gold file gives it, without the headline on its first line
-    (when it reads as one: at most HEADLINE_WORDS words, no full stop at its end). A few files are in
-    Windows-1252, the rest UTF-8."""
+def gold_lines(gold: bytes) -> list[str]:
+    """A gold file's lines a person wrote out, stripped, the empty ones left out: UTF-8, or Windows-1252
+    where it is not (a few of Utomo and Leu's and of Dragnet's files)."""
     try:
         text = gold.decode("utf-8")
     except UnicodeDecodeError:
         text = gold.decode("cp1252", errors="replace")
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def utomo_body(gold: bytes) -> str:
+    """A page's main text as Utomo and Leu's gold file gives it, without the headline on its first line
+    (when it reads as one: at most HEADLINE_WORDS words, no full stop at its end)."""
+    lines = gold_lines(gold)
     if lines and len(lines[0].split()) <= HEADLINE_WORDS and not lines[0].endswith("."):
         lines = lines[1:]
     return "\n".join(lines)
@@ -588,14 +593,9 @@ def gather_utomo(repo: Repo, out: Path, counts: dict) -> None:
 
 
 def dragnet_body(gold: bytes) -> str:
-    """A page's article as Dragnet's person copied it out of the page (what comes before the comments'
-    line), its lines stripped and empty ones left out. Most files are UTF-8, some Windows-1252."""
-    article = gold.split(DRAGNET_COMMENTS, 1)[0]
-    try:
-        text = article.decode("utf-8")
-    except UnicodeDecodeError:
-        text = article.decode("cp1252", errors="replace")
-    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+    """A page's article as Dragnet's person copied it out of the page: what comes before the comments'
+    line (:func:`gold_lines`)."""
+    return "\n".join(gold_lines(gold.split(DRAGNET_COMMENTS, 1)[0]))
 
 
 def gather_dragnet(repo: Repo, out: Path, counts: dict) -> None:

@@ -641,12 +641,13 @@ STORY_ON_WORDS = 20      # ... of this many words or more, each a sentence, is a
 
 def _story_goes_on(following: list[str], anchors: set[str]) -> bool:
     """Does the story go on right after a heading over other stories? The STORY_ON_PARAGRAPHS paragraphs
-    that follow it (``following``) are sentences of STORY_ON_WORDS words or more, neither opening with a
-    link's text: the box's links went with the page's furniture and left its heading in the story
-    ("Related stories", then the story's next paragraphs), which is then no end of the text but a label."""
-    return len(following) >= STORY_ON_PARAGRAPHS and all(
+    that follow it (``following``: the caller's slice) are sentences of STORY_ON_WORDS words or more,
+    neither opening with a link's text: the box's links went with the page's furniture and left its
+    heading in the story ("Related stories", then the story's next paragraphs), which is then no end of
+    the text but a label."""
+    return len(following) == STORY_ON_PARAGRAPHS and all(
         len(p.split()) >= STORY_ON_WORDS and _SENTENCE_END.search(p) and not _opens_with_link(p, anchors)
-        for p in following[:STORY_ON_PARAGRAPHS])
+        for p in following)
 
 
 def _teasers(opening: int, paragraphs: int) -> bool:
