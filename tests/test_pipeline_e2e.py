@@ -223,3 +223,38 @@ def test_the_runs_counts_show_with_the_run_in_airflows_api(demo_run, corpus_db, 
     assert f"<th scope=\"row\">new_documents</th><td>{len(EXPECTED_DOCUMENTS)}</td>" in page.text
     assert "<th scope=\"row\">host_uncertain</th><td>2</td>" in page.text
     assert "<th scope=\"row\">files loaded</th><td>3</td>" in page.text
+
+
+def test_a_files_documents_are_read_once_and_spooled_rows_load_alike(corpus_db, staging_dir, server_url, monkeypatch):
+    """The load reads a file's staged documents once (its paragraph and capture rows wait in a spool while
+    the documents' own rows go in); rows spooled to a temporary file load exactly as rows held in memory."""
+    from conftest import _with_database
+    from warc2corpus import settings
+    from warc2corpus.stages import per_file, run
+    from warc2corpus.store import load
+
+    reads = []
+    left_in = per_file._documents_left_in
+
+    def counted(staging, staged):
+        documents = left_in(staging, staged)
+        return lambda: reads.append(staged["documents"]) or documents()
+
+    monkeypatch.setattr(per_file, "_documents_left_in", counted)
+    warcs = [DEMO_WARCS / WARC_1, DEMO_WARCS / WARC_2]
+    run.run_files(warcs, "demo")
+    assert len(reads) == len(set(reads)) == 2  # each file's documents read once
+    in_memory = corpus_snapshot(corpus_db)
+    assert in_memory["paragraphs"] and in_memory["captures"]
+
+    other = f"w2c_test_{secrets.token_hex(6)}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{other}"')
+    try:
+        monkeypatch.setenv(settings.DATABASE_URL_VARIABLE, _with_database(server_url, other))
+        monkeypatch.setattr(load, "SPOOL_BYTES", 1)  # every row to the temporary file
+        run.run_files(warcs, "demo")
+        assert corpus_snapshot(_with_database(server_url, other)) == in_memory
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{other}" WITH (FORCE)')
