@@ -20,7 +20,7 @@ from warc2corpus.autocat.verdicts import (
 from warc2corpus.autocat.vocabulary import (
     CODE_HOSTS, CODE_HREF_WORDS, CODE_NAME, CODE_NAME_ANYCASE, CODE_PATHS, CODE_URL_IN_TEXT, COMMITMENT,
     CONTROL, CO_TITLE, EDITOR_LABEL, EDITOR_WORD, FOREIGN_LABELS, MAIN_LABEL, NOT_NEWS_TYPES, PATTERN_GATES,
-    QUALIFIER, SUPPORTING_TRIGGER_BYTES, TRIGGER_BYTES, TRIGGER_UNLESS_ALL,
+    QUALIFIER, RESPONSIBLE_EDITOR_BYTES, SUPPORTING_TRIGGER_BYTES, TRIGGER_BYTES, TRIGGER_UNLESS_ALL,
 )
 from warc2corpus.autocat.walker import MAX_JSON_NODES, Page, lines_from, lines_of_scripts, read, strip_tags
 
@@ -320,8 +320,8 @@ def _scan_jsonld(blocks: list[str], findings: _Findings) -> list[str]:
 
 def _triggered(html: str, kind: str = "front") -> bool:
     """Whether the page holds a trigger (a front or about page: any of TRIGGER_BYTES; an article page:
-    any of SUPPORTING_TRIGGER_BYTES, or "editor" with "responsible"), a "redakt" counting only where
-    more of them than of TRIGGER_UNLESS_ALL's "redaktion" are found."""
+    any of SUPPORTING_TRIGGER_BYTES, or "responsible editor" as a meta's name may write it), a "redakt"
+    counting only where more of them than of TRIGGER_UNLESS_ALL's "redaktion" are found."""
     lowered = html.encode("utf-8", "surrogatepass").lower()
     patterns, searcher = _trigger_searcher()
     found = Counter(patterns[index] for index, _, _ in searcher.find_matches_as_indexes(lowered, overlapping=True))
@@ -330,7 +330,7 @@ def _triggered(html: str, kind: str = "front") -> bool:
     if kind == "front":
         return bool(holds)
     return (any(trigger in SUPPORTING_TRIGGER_BYTES for trigger in holds)
-            or b"editor" in holds and b"responsible" in found)
+            or b"editor" in holds and b"responsible" in found and RESPONSIBLE_EDITOR_BYTES.search(lowered) is not None)
 
 
 @lru_cache(maxsize=1)
