@@ -4,9 +4,8 @@ Wire copy (NTB) republished by many local papers, updated versions of one articl
 paper's regional editions. A derived step after the loads (like the naturalness model), in its own
 tables (migration 0010):
 
-* every document is signed once: a MinHash (datasketch's, computed in ``minhash``; fixed seed and
-  scheme, so the same text always gets the same signature) of its word shingles, stored with its LSH
-  band keys;
+* every document is signed once: a MinHash (``minhash``; fixed seeds and scheme, so the same text always
+  gets the same signature) of its word shingles' hashes, stored with its LSH band keys;
 * the candidates of new documents are the documents sharing a band key (a GIN index: the lookup is
   SQL, nothing grows in memory with the collection); a candidate pair whose estimated Jaccard
   similarity reaches ``minhash.THRESHOLD`` is stored;
