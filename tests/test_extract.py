@@ -804,71 +804,6 @@ def test_the_fast_pass_copies_the_page_once(monkeypatch):
     assert document.text.split("\n")[-len(BODY):] == BODY and copied == [1]
 
 
-def _trafilaturas_full_pass(tree, url, monkeypatch):
-    """What extract._full_pass stands in for: trafilatura's bare_extraction (comments and images off) with
-    its recall escalation's second extraction in recall mode giving nothing."""
-    import trafilatura
-    from trafilatura import core
-
-    with monkeypatch.context() as patched:
-        patched.setattr(core, "_recall_retry", lambda *args, **kwargs: (None, ""))
-        return trafilatura.bare_extraction(tree, url=url, include_comments=False, include_images=False)
-
-
-def _same_full_pass(html: str, url: str | None, monkeypatch) -> bool:
-    """extract._full_pass and trafilatura's full pass without the recall retry give the same text and body,
-    and the tree is left whole."""
-    from lxml import etree
-
-    tree = extract.parse(html)
-    before = etree.tostring(tree)
-    ours, theirs = extract._full_pass(tree, url), _trafilaturas_full_pass(tree, url, monkeypatch)
-    assert etree.tostring(tree) == before, url
-    if ours is None or theirs is None:
-        assert ours is theirs, url
-        return False
-    assert ours.text == theirs.text and etree.tostring(ours.body) == etree.tostring(theirs.body), url
-    return True
-
-
-@pytest.mark.parametrize("html", [ARTICLE, FORUM_THREAD, SHORT_PAGE, "<html><body><p>x</p></body></html>",
-                                  ARTICLE.replace("<header><nav><ul>", "<header><nav><ul>" + "".join(
-                                      f"<li><a href='/s{i}'>Seksjon nummer {i} med mange ord i lenken</a></li>"
-                                      for i in range(300)))])
-def test_the_full_pass_is_trafilaturas_without_its_recall_retry(html, monkeypatch):
-    """extract._full_pass gives what trafilatura's bare_extraction gives when its recall escalation's
-    extraction in recall mode finds nothing — an article, a forum's thread, a short text, a page with no text
-    to speak of, a short article on a long page (the escalation's jusText candidate tried) — and leaves the
-    page's tree as it was."""
-    _same_full_pass(html, "https://avisa.test/nyheter/sak", monkeypatch)
-
-
-def test_the_full_pass_is_trafilaturas_on_real_pages(samples, monkeypatch):
-    """... on every real page of the samples."""
-    from warc2corpus.quality import evaluation
-
-    pages = evaluation.article_pages(samples) + evaluation.fundus_pages(samples) + evaluation.htmldate_pages(samples)
-    compared = sum(_same_full_pass(page.html, page.url, monkeypatch)
-                   for page in pages if extract.parse(page.html) is not None)
-    assert compared >= 85, compared
-
-
-def test_a_short_text_is_not_extracted_again_in_recall_mode_by_trafilatura(monkeypatch):
-    """A short article on a long page: the full pass tries the recall escalation's jusText candidate (the
-    page's text measured once), never its extraction again in recall mode, which took the dev halves'
-    pages' text only where jusText's did better (2026-12-07)."""
-    from trafilatura import core
-
-    tried = []
-    monkeypatch.setattr(core, "_recall_retry", lambda *args, **kwargs: tried.append("retry") or (None, ""))
-    justext_rescue = core.justext_rescue
-    monkeypatch.setattr(core, "justext_rescue", lambda *args: tried.append("justext") or justext_rescue(*args))
-    menu = "".join(f"<li><a href='/s{i}'>Seksjon nummer {i} med mange ord i lenken</a></li>" for i in range(300))
-    page = ARTICLE.replace("<header><nav><ul>", f"<header><nav><ul>{menu}")
-    assert extract.extract(page, "https://avisa.test/sport/holmenkollen").paragraphs == BODY
-    assert tried == ["justext"]
-
-
 def test_a_text_the_rules_leave_short_is_extracted_again_in_recall_mode(monkeypatch):
     """trafilatura may take a list of other stories for the text (a 2007 games site's "PlayStation Store
     updated - 09 Nov, 2007" and its neighbours); the rules then drop it, and the text is extracted again
@@ -888,8 +823,6 @@ def test_a_text_the_rules_leave_short_is_extracted_again_in_recall_mode(monkeypa
         return Extraction("\n".join(BODY) if options.get("favor_recall") else teasers)
 
     monkeypatch.setattr(trafilatura, "bare_extraction", bare_extraction)
-    # the short text's full pass (trafilatura with its fallbacks) stands where bare_extraction is mocked
-    monkeypatch.setattr(extract, "_full_pass", lambda tree, url: trafilatura.bare_extraction(tree, url=url))
     anchors = "".join(f"<li><a href='/s{i}'>Other story number {i} released on the store - 0{i} Nov, 2007</a></li>"
                       for i in range(1, 6))
     page = f"<html><body><ul>{anchors}</ul><article>{''.join(f'<p>{p}</p>' for p in BODY)}</article></body></html>"

@@ -6,11 +6,9 @@ title, author and date are read from it (``metadata``: trafilatura's readers and
 the site name, categories, tags and licence it would also look for), trafilatura extracts the text
 from it, the page type and the link texts are read from it, and the site template (``template``) is
 built from it. trafilatura runs first without its fallback extractors (readability, jusText: ``fast``)
-and without its recall escalation, and again with them only when that text is short (under
+and without its recall escalation, and again with both only when that text is short (under
 ``FALLBACK_BELOW`` words) or reads like a menu (lines of three words or fewer): on the benchmark pages
 those are the only pages the fallbacks improve, and they cost a third of trafilatura's time on every page.
-That second pass tries the escalation's jusText candidate but not its extraction again in recall mode
-(``_full_pass``).
 When the rules below leave an article's text under ``RESCUE_BELOW`` words, having dropped more of it as links
 or other stories than they kept, trafilatura took a list of other stories for the text: it extracts again in
 its recall mode, and that text, cleaned alike, is taken when it keeps more (not on a front page or a listing).
@@ -885,10 +883,13 @@ def _fast_pass(tree, url: str | None):
     (it cost 7 % of a run on the bench WARC, the dev halves' texts came out the same but for one fundus
     page, F1 0.9385 -> 0.9382). Returns trafilatura's ``Document`` (its ``text`` and ``body``), or None
     where ``bare_extraction`` gives none."""
+    from lxml.etree import strip_tags
     from trafilatura.baseline import baseline
     from trafilatura.htmlprocessing import convert_tags, tree_cleaning
     from trafilatura.main_extractor import extract_content
+    from trafilatura.metadata import Document
     from trafilatura.settings import Extractor
+    from trafilatura.xml import xmltotxt
 
     options = Extractor(fast=True, comments=False, images=False, url=url)
     try:
@@ -900,48 +901,6 @@ def _fast_pass(tree, url: str | None):
                 body, text = rescued, rescued_text
     except (TypeError, ValueError):  # as bare_extraction: no text
         return None
-    return _document(body, text, options)
-
-
-def _full_pass(tree, url: str | None):
-    """trafilatura's cascade with its fallbacks (``bare_extraction``, comments and images off): its
-    extraction compared with readability's and jusText's, the baseline's rescue of a text under
-    ``MIN_EXTRACTED_SIZE`` characters, and, when the text is still short for the page, its recall
-    escalation's jusText candidate; but not the escalation's extraction again in recall mode."""
-    from copy import copy
-
-    from trafilatura import core
-    from trafilatura.settings import Extractor
-
-    options = Extractor(comments=False, images=False, url=url)
-    try:
-        pruned = _pruned_copy(tree)
-        cleaned, backup = core._prepare_tree(pruned, options, url)
-        body, text = core._extract_and_compare(cleaned, backup, pruned, options)
-        if len(text) < options.min_extracted_size:
-            rescued, rescued_text, rescued_length = core.baseline(pruned)
-            if rescued_length > len(text):
-                body, text = rescued, rescued_text
-        if 0 < len(text) < core.ESCALATION_MAX_LENGTH \
-                and len(text) < core.ESCALATION_PAGE_SHARE * len(core.html2txt(pruned)):
-            try:
-                candidate, candidate_text = core.justext_rescue(copy(pruned), options)
-            except Exception:  # as trafilatura: a failed candidate is none
-                candidate_text = ""
-            if len(candidate_text) > core.ESCALATION_JUSTEXT_RATIO * len(text):
-                body, text = candidate, candidate_text
-    except (TypeError, ValueError):  # as bare_extraction: no text
-        return None
-    return _document(body, text, options)
-
-
-def _document(body, text: str, options):
-    """trafilatura's ``Document`` of an extracted body as ``bare_extraction`` ends: None for a body over
-    its tree size (once its ``hi`` tags are stripped) or a text under its output size."""
-    from lxml.etree import strip_tags
-    from trafilatura.metadata import Document
-    from trafilatura.xml import xmltotxt
-
     if options.max_tree_size and len(body) > options.max_tree_size:
         strip_tags(body, "hi")
         if len(body) > options.max_tree_size:
@@ -994,7 +953,7 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     described = description(tree)
     document = _fast_pass(tree, url)
     if _needs_fallbacks(document):
-        document = _full_pass(tree, url)
+        document = trafilatura.bare_extraction(tree, url=url, include_comments=False, include_images=False)
     title = found.title
     paragraphs = split_paragraphs(_text(document))
     source = "trafilatura" if paragraphs else None
