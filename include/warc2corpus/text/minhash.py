@@ -71,11 +71,11 @@ def shingles(word_list: list[str]) -> np.ndarray:
     run; no words, none)."""
     if not word_list:
         return np.empty(0, dtype=np.uint32)
-    words = np.fromiter(map(zlib.crc32, map(str.encode, word_list)), dtype=np.uint64, count=len(word_list))
-    runs = max(1, len(words) - SHINGLE_WORDS + 1)
+    word_hashes = np.fromiter(map(zlib.crc32, map(str.encode, word_list)), dtype=np.uint64, count=len(word_list))
+    runs = max(1, len(word_hashes) - SHINGLE_WORDS + 1)
     total = np.zeros(runs, dtype=np.uint64)
-    for position, weight in enumerate(_RUN_WEIGHTS[:len(words)]):
-        total += words[position:position + runs] * weight
+    for position, weight in enumerate(_RUN_WEIGHTS[:len(word_hashes)]):
+        total += word_hashes[position:position + runs] * weight
     folded = ((total >> np.uint64(32)) ^ total).astype(np.uint32)
     return np.unique(_fmix32(folded))
 
