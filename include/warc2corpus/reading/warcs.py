@@ -37,6 +37,7 @@ from warcio.bufferedreaders import ChunkedDataReader, DecompressingBufferedReade
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecordLoader
 from warcio.statusandheaders import StatusAndHeaders
+from zlib_ng import zlib_ng
 
 from warc2corpus.reading import notices
 from warc2corpus.reading.limits import Limits
@@ -47,6 +48,17 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 GZIP_MAGIC = b"\x1f\x8b"
 LZ4_MAGIC = b"\x04\x22\x4d\x18"
 CONTENT_ENCODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br"}
+
+# A gzip WARC is inflated twice (the member scan, then warcio's reading) with zlib-ng's inflate where
+# Python's zlib has zlib's: the same streams, errors and messages, in 0.58 of the time (the held-out pages
+# x 7, 787 MB inflated, member by member: 2.6-2.7 s -> 1.5 s). Its error is no zlib.error: both are caught.
+INFLATE_ERRORS = (zlib.error, zlib_ng.error)
+
+
+def gzip_decompressor():
+    """A decompressor of one gzip member (zlib-ng's, as zlib's ``decompressobj(16 + MAX_WBITS)``)."""
+    return zlib_ng.decompressobj(16 + zlib_ng.MAX_WBITS)
+
 
 # IIPC / Heritrix names: PREFIX-YYYYMMDDhhmmss[mmm]-SERIAL-... (the timestamp is the file's start)
 _NAME_TIMESTAMP = re.compile(r"(?:^|[-_])(\d{14})(?:\d{1,3})?(?=[-_.])")
@@ -221,7 +233,7 @@ def _read_bounded(stream: BinaryIO, limit: int) -> bytes | None:
     """Up to ``limit`` bytes; None when the stream holds more (or cannot be decoded)."""
     try:
         data = stream.read(limit + 1)
-    except (zlib.error, OSError, ValueError, EOFError):
+    except (*INFLATE_ERRORS, OSError, ValueError, EOFError):
         return None
     return None if len(data) > limit else data
 
@@ -309,10 +321,10 @@ def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
                     data += stream.read(1 << 20)
                 if data[:2] != GZIP_MAGIC:
                     return member_start, f"not gzip data at byte {member_start}", members
-                decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                decompressor = gzip_decompressor()
             try:
                 decompressor.decompress(data, 1 << 20)
-            except zlib.error as exc:
+            except INFLATE_ERRORS as exc:
                 return member_start, f"corrupt gzip member at byte {member_start}: {exc}", members
             if decompressor.eof:
                 rest = decompressor.unused_data
@@ -349,7 +361,10 @@ class _BoundedLineReader(DecompressingBufferedReader):
     """warcio's stream of records, whose readline() without a length (WARC and ARC headers, the
     blank lines between records) would read a line of any length into memory: here a line over
     ``max_header_line_bytes``, or WARC headers over ``max_header_bytes``, raise HeaderTooLarge
-    after reading at most that much (plus one decompressed buffer)."""
+    after reading at most that much (plus one decompressed buffer). Its gzip members are inflated by
+    zlib-ng (:func:`gzip_decompressor`)."""
+
+    DECOMPRESSORS = {**DecompressingBufferedReader.DECOMPRESSORS, "gzip": gzip_decompressor}
 
     def __init__(self, stream, limits: Limits, **kwargs):
         super().__init__(stream, **kwargs)
@@ -443,7 +458,7 @@ class _BoundedArchiveIterator(ArchiveIterator):
 
 def gzip_member_end(path: str | Path, start: int) -> int | None:
     """Where the gzip member that starts at byte ``start`` ends (None: it does not end well)."""
-    decompressor = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    decompressor = gzip_decompressor()
     consumed = start
     with open(path, "rb") as stream:
         stream.seek(start)
@@ -456,7 +471,7 @@ def gzip_member_end(path: str | Path, start: int) -> int | None:
                 while data and not decompressor.eof:
                     decompressor.decompress(data, 1 << 20)  # the output is not kept
                     data = decompressor.unconsumed_tail
-            except zlib.error:
+            except INFLATE_ERRORS:
                 return None
     return consumed - len(decompressor.unused_data)
 
