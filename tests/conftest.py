@@ -3,6 +3,7 @@ and the shared real-world samples (tests that need them skip when they are absen
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -75,6 +76,20 @@ def staging_dir(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("WARC2CORPUS_STAGING", str(path))
     return path
 
+
+@pytest.fixture(autouse=True)
+def root_logging_restored():
+    """The root logger's handlers and level as they were before each test: a test that configures logging
+    in-process (Airflow's app, the CLI's ``basicConfig``) leaves a handler on a stream pytest closes after
+    it, and every later test's log records then come out on stderr as "--- Logging error ---" with their
+    text (test_real_world_input's check that warcio's warnings never reach stderr failed after them)."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in list(root.handlers):
+        if handler not in handlers:
+            root.removeHandler(handler)
+    root.setLevel(level)
 
 def run_cli(capsys, *argv) -> tuple[int, str, str]:
     """The warc2corpus command in-process: (exit code, stdout, stderr)."""
