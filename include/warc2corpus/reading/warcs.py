@@ -50,8 +50,9 @@ LZ4_MAGIC = b"\x04\x22\x4d\x18"
 CONTENT_ENCODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br"}
 
 # A gzip WARC is inflated twice (the member scan, then warcio's reading), and a body's gzip or deflate
-# content encoding undone, with zlib-ng's inflate where Python's zlib has zlib's: the same streams, errors and messages, in 0.58 of the time (the held-out pages
-# x 7, 787 MB inflated, member by member: 2.6-2.7 s -> 1.5 s). Its error is no zlib.error: both are caught.
+# content encoding undone, with zlib-ng's inflate where Python's zlib has zlib's: the same streams, errors
+# and messages, in 0.58 of the time (the held-out pages x 7, 787 MB inflated member by member: 2.6-2.7 s
+# -> 1.5 s). Its error is no zlib.error: both are caught.
 INFLATE_ERRORS = (zlib.error, zlib_ng.error)
 
 
