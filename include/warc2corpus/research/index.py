@@ -16,6 +16,7 @@ import numpy as np
 
 from warc2corpus.research import store
 from warc2corpus.research.query import is_word
+from warc2corpus.store.load import paragraph_tokens
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ def refresh_index(conn) -> dict:
             if not doc_ids:
                 break
             docs: dict[int, list[list[str]]] = {d: [] for d in doc_ids}
-            for doc_id, tokens in store.paragraph_tokens(conn, doc_ids):
+            for doc_id, tokens in paragraph_tokens(conn, doc_ids):
                 docs[doc_id].append(tokens)
             occurrences = Counter(chain.from_iterable(chain.from_iterable(docs.values())))
             lower = {t: t.lower() for t in occurrences}

@@ -125,14 +125,6 @@ def pending_documents(conn, batch: int) -> list[int]:
            ORDER BY d.doc_id LIMIT %s""", (batch,))]
 
 
-def paragraph_tokens(conn, doc_ids: list[int]) -> list[tuple[int, list[str]]]:
-    """(doc_id, tokens) of every paragraph of the documents, in document and paragraph order. In binary
-    (the arrays come without quoting to undo: 0.93 -> 0.80 s for the held-out pages x 7's 3,934 documents)."""
-    with conn.cursor(binary=True) as cur:
-        return cur.execute("SELECT doc_id, tokens FROM paragraphs WHERE doc_id = ANY(%s) ORDER BY doc_id, seq",
-                           (doc_ids,)).fetchall()
-
-
 def add_to_lexicon(conn, words: list[str], flags: list[bool], counts: list[int]) -> dict[str, int]:
     """The word ids of the words (new words added) after adding ``counts`` to their totals: one
     statement, which gives a new word its total as it inserts it. The arrays go as array literals

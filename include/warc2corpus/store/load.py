@@ -5,7 +5,8 @@ so a crash or a retry leaves all of the file or none of it. Loading a file again
 what it loaded before, so a rerun or a reprocess never duplicates anything. Of all captures of
 one document the earliest is the document's capture, whatever order the files are loaded in; a
 revisit record becomes a capture of the document its original belongs to, whichever of the two
-files is loaded first.
+files is loaded first. The derived steps read the paragraphs' tokens back here
+(:func:`paragraph_tokens`).
 """
 
 from __future__ import annotations
@@ -77,6 +78,15 @@ def _copy(cur: psycopg.Cursor, table: str, columns: Iterable[str], rows: Iterabl
     with cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(tuple(_without_nul(value) for value in row))
+
+
+def paragraph_tokens(conn: psycopg.Connection, doc_ids: list[int]) -> list[tuple[int, list[str]]]:
+    """(doc_id, tokens) of every paragraph of the documents, in document and paragraph order (the research
+    index's and the near-duplicates' input). In binary: the arrays come without quoting to undo (0.93 ->
+    0.80 s for the held-out pages x 7's 3,934 documents)."""
+    with conn.cursor(binary=True) as cur:
+        return cur.execute("SELECT doc_id, tokens FROM paragraphs WHERE doc_id = ANY(%s::bigint[])"
+                           " ORDER BY doc_id, seq", (doc_ids,)).fetchall()
 
 
 # Rows held for a later COPY stay in memory up to this size, then go to a temporary file (TMPDIR).

@@ -26,7 +26,7 @@ import logging
 import numpy as np
 import psycopg
 
-from warc2corpus.store.load import int_array
+from warc2corpus.store.load import int_array, paragraph_tokens
 from warc2corpus.text.minhash import MIN_SHINGLES, THRESHOLD, band_keys, shingles, signature, similarity, words
 
 log = logging.getLogger(__name__)
@@ -44,11 +44,8 @@ def _sign_batch(conn: psycopg.Connection) -> tuple[int, int]:
         documents: dict[int, list[list[str]]] = {doc_id: [] for (doc_id,) in cur.fetchall()}
         if not documents:
             return 0, 0
-        with conn.cursor(binary=True) as tokens_cursor:  # no quoting to undo (research.store.paragraph_tokens)
-            tokens_cursor.execute("SELECT doc_id, tokens FROM paragraphs WHERE doc_id = ANY(%s::bigint[])"
-                                  " ORDER BY doc_id, seq", (list(documents),))
-            for doc_id, tokens in tokens_cursor.fetchall():
-                documents[doc_id].append(tokens)
+        for doc_id, tokens in paragraph_tokens(conn, list(documents)):
+            documents[doc_id].append(tokens)
         signed = {}
         with cur.copy("COPY near_duplicate_signatures (doc_id, shingles, minhash, band_keys) FROM STDIN") as copy:
             for doc_id, token_lists in documents.items():

@@ -2,9 +2,9 @@
 
 Tasks pass each other only manifests that name staging keys; the documents themselves live here
 as gzipped JSON lines (compressed and read by zlib-ng's gzip, in 0.57 and 0.4 of the standard
-library's time; any gzip reader reads them). Everything goes through :class:`Staging`. Its root is a local directory (a
-plain path or a ``file://`` URL) or any object store fsspec reaches (``s3://bucket/prefix``…), given
-as a URL or as a path object: the DAG hands it Airflow's ``ObjectStoragePath`` with the connection
+library's time; any gzip reader reads them). Everything goes through :class:`Staging`. Its root is a
+local directory (a plain path or a ``file://`` URL) or any object store fsspec reaches
+(``s3://bucket/prefix``…), given as a URL or as a path object: the DAG hands it Airflow's ``ObjectStoragePath`` with the connection
 ``WARC2CORPUS_STAGING_CONN_ID`` names, so workers on several hosts share one staging area. Writes
 are atomic on both: the rows go to a temporary name that is renamed (locally) or moved (in an object
 store) to the key only when the block succeeds; a retried task never reads half a file.
