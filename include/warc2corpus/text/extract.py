@@ -72,6 +72,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from warc2corpus.text import tokens, xpaths
+from warc2corpus.text.prefilter import Prefiltered
 from warc2corpus.text.template import text_key
 from warc2corpus.text.naturalness import is_table_row, table_cells
 from warc2corpus.text.phrases import (ACCOUNT, BOILERPLATE, BOILERPLATE_TOPIC, BYLINE, CLOCK, COMMENT_POLICY,
@@ -218,21 +219,25 @@ _BULLET = re.compile(r"^[-•*·]\s+(?=\S)")  # list markers; not "–", the dia
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def _factored(pattern: re.Pattern) -> tuple[re.Pattern, re.Pattern]:
+def _factored(pattern: re.Pattern) -> tuple[re.Pattern, Prefiltered]:
     """The same test as one expression of many alternatives, in two that the engine runs far faster: the
     alternatives anchored at the start (``^…``), tried once by ``match``, and the others with their
     leading ``\\b`` factored out, so that a position inside a word is left at once instead of trying
     every alternative there (on 6,646 short dev paragraphs 0.64 → 0.17 s; the same answer on all 15,358
-    of them and on every test's phrase)."""
+    of them and on every test's phrase), and only in a paragraph that holds one of their words."""
     alternatives = tokens.alternatives(pattern.pattern)
     at_start = [a[1:] for a in alternatives if a.startswith("^")]
     in_words = [a[2:] for a in alternatives if a.startswith("\\b")]
     others = [a for a in alternatives if not a.startswith(("^", "\\b"))]
     anywhere = "|".join([r"\b(?:" + "|".join(in_words) + ")", *others])
-    return re.compile("|".join(at_start), pattern.flags), re.compile(anywhere, pattern.flags)
+    return re.compile("|".join(at_start), pattern.flags), Prefiltered(re.compile(anywhere, pattern.flags))
 
 
 _BOILERPLATE_AT_START, _BOILERPLATE_ANYWHERE = _factored(BOILERPLATE)
+# Searched for in every short paragraph, which they seldom match: behind the words any of their matches
+# holds (``prefilter``; on the paragraphs trafilatura gave of the dev pages, 14,302 up to 80 words long
+# and 9,218 up to 25, DISCLOSURE 0.29 -> 0.02 s, CREDIT 0.09 -> 0.03 s, _BOILERPLATE_ANYWHERE 0.17 -> 0.06 s).
+CREDIT, DISCLOSURE = Prefiltered(CREDIT), Prefiltered(DISCLOSURE)
 
 # A sentence's first four words (the separator looked behind, so that a four-word match ending in "Inbox:"
 # leaves the next sentence, "Sign up for …", its own start); a line's cells between "|" count as sentences.
