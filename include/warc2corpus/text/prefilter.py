@@ -60,7 +60,7 @@ def required_words(expression: re.Pattern) -> frozenset[str] | None:
     except Exception:  # pragma: no cover - whatever compiled parses; a guard is never worth a failure
         return None
     ignore_case = bool(parsed.state.flags & re.IGNORECASE)
-    words = _required(parsed.data, ignore_case)
+    words = _required(parsed.data)
     if words is None:
         return None
     if ignore_case:
@@ -70,7 +70,7 @@ def required_words(expression: re.Pattern) -> frozenset[str] | None:
     return words
 
 
-def _required(items, ignore_case: bool) -> frozenset[str] | None:
+def _required(items) -> frozenset[str] | None:
     """Of a parsed sequence: the strongest set of words any match of it holds one of (the set whose
     shortest word is longest), or None. Literal characters in a row make a word; a group, an
     alternation (each alternative must need a word: their union) and a repeat of at least one time
@@ -92,17 +92,17 @@ def _required(items, ignore_case: bool) -> frozenset[str] | None:
         if op is C.SUBPATTERN:
             _, add_flags, del_flags, sub = value
             if not (add_flags or del_flags):  # a scoped flag would change how its letters compare
-                found = _required(sub.data, ignore_case)
+                found = _required(sub.data)
                 if found:
                     offered.append(found)
         elif op is C.BRANCH:
-            each = [_required(branch.data, ignore_case) for branch in value[1]]
+            each = [_required(branch.data) for branch in value[1]]
             if all(each):
                 offered.append(frozenset().union(*each))
         elif op in (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", None)):
             least, _, sub = value
             if least >= 1:
-                found = _required(sub.data, ignore_case)
+                found = _required(sub.data)
                 if found:
                     offered.append(found)
     end_word()
@@ -112,8 +112,9 @@ def _required(items, ignore_case: bool) -> frozenset[str] | None:
 
 
 class Prefiltered:
-    """``expression`` (a compiled pattern) with the same methods, each answering at once, as the
-    expression would, that a text holding none of its :attr:`words` has no match."""
+    """``expression`` (a compiled pattern) with the methods the cleaning rules call (``search``,
+    ``findall``, ``finditer``), each answering at once, as the expression would, that a text holding
+    none of its :attr:`words` has no match."""
 
     def __init__(self, expression: re.Pattern):
         import ahocorasick_rs
@@ -123,14 +124,6 @@ class Prefiltered:
         self._ignore_case = bool(expression.flags & re.IGNORECASE)
         self._searcher = None if self.words is None else ahocorasick_rs.AhoCorasick(sorted(self.words))
 
-    @property
-    def pattern(self) -> str:
-        return self.expression.pattern
-
-    @property
-    def flags(self) -> int:
-        return self.expression.flags
-
     def may_match(self, text) -> bool:
         if self._searcher is None or not isinstance(text, str):
             return True
@@ -139,17 +132,11 @@ class Prefiltered:
     def search(self, text, *args):
         return self.expression.search(text, *args) if self.may_match(text) else None
 
-    def match(self, text, *args):
-        return self.expression.match(text, *args) if self.may_match(text) else None
-
     def findall(self, text, *args):
         return self.expression.findall(text, *args) if self.may_match(text) else []
 
     def finditer(self, text, *args):
         return self.expression.finditer(text, *args) if self.may_match(text) else iter(())
-
-    def sub(self, replacement, text, count=0):
-        return self.expression.sub(replacement, text, count) if self.may_match(text) else text
 
     def __repr__(self) -> str:
         return f"Prefiltered({self.expression!r})"
