@@ -106,6 +106,66 @@ def test_gzip_members_are_inflated_by_zlib_ng_as_zlib_inflates_them(tmp_path, mo
     assert with_zlib_ng["truncated"][1]["error_class"] == "TruncatedGzip"
 
 
+def test_a_file_is_scanned_member_by_member_only_where_its_reading_meets_trouble(tmp_path, monkeypatch):
+    """A gzip file that reads cleanly is inflated once, by warcio (no member scan). Where a member fails
+    to inflate (corrupt in its middle, or in its checksum alone, which shows only as it ends), the last
+    is cut short (the record in it comes back short, and only the reading's end shows why) or bytes after
+    the last are no gzip, the file is scanned once and the reading ends at the first bad member, as if
+    the scan had come first: every record before that member, none from it on, the fault the scan names."""
+    whole = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz").read_bytes()
+    starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)] + [len(whole)]
+    assert len(starts) == 8
+    corrupt, checksum = bytearray(whole), bytearray(whole)
+    corrupt[starts[2] + 40: starts[2] + 48] = b"\xff" * 8
+    checksum[starts[4] - 7] ^= 1  # member 3's CRC-32 (its last 8 bytes: CRC-32, then the length)
+    damaged = {  # the file, where its first bad member starts, the fault
+        "corrupt": (bytes(corrupt), starts[2], "CorruptGzip"),
+        "checksum": (bytes(checksum), starts[3], "CorruptGzip"),
+        "cut short": (whole[:starts[5] + 200], starts[5], "TruncatedGzip"),
+        "cut at the trailer": (whole[:starts[6] - 3], starts[5], "TruncatedGzip"),
+        "garbage after": (whole + b"no gzip here\n", len(whole), "CorruptGzip"),
+    }
+    scans = []
+    scan = warcs.scan_gzip_members
+    monkeypatch.setattr(warcs, "scan_gzip_members", lambda path: scans.append(path) or scan(path))
+    path = tmp_path / "TEST-20190412093000-00002-x.warc.gz"
+    path.write_bytes(whole)
+    clean, outcome = _read_all(path)
+    assert len(clean) == 7 and outcome["status"] == "complete" and scans == []
+    for name, (data, bad_at, error_class) in damaged.items():
+        scans.clear()
+        path.write_bytes(data)
+        records, outcome = _read_all(path)
+        assert scan(path)[0] == bad_at, name
+        assert records == [r for r in clean if r[0] < bad_at], name
+        assert (outcome["error_class"], outcome["error"], outcome["status"]) == \
+            (error_class, scan(path)[1], "partial"), name
+        assert scans == [str(path)], name
+
+
+@pytest.mark.parametrize("padding", [b"\r\n", b"\n\n", b"\x00" * 4, b"  "])
+def test_blank_padding_between_gzip_members_loses_no_record(tmp_path, padding):
+    """Blank bytes between gzip members or after the last (which the member scan allows): every record is
+    read, each at its own member's offset, and the file is complete. warcio alone tried to inflate the
+    padding, failed, and read the members after it as raw bytes: "\\r\\n" before the fourth member gave 4
+    records of 7 and called the file complete; NULs there, or after the last member, made it partial."""
+    whole = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz").read_bytes()
+    starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)]
+    path = tmp_path / "TEST-20190412093000-00002-padded.warc.gz"
+    clean, _ = _read_all(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
+    for data, shift_from in ((whole[:starts[3]] + padding + whole[starts[3]:], starts[3]),
+                             (whole[:starts[1]] + padding + whole[starts[1]:starts[5]] + padding + whole[starts[5]:],
+                              starts[1]),
+                             (whole + padding, len(whole))):
+        path.write_bytes(data)
+        records, outcome = _read_all(path)
+        assert outcome["status"] == "complete" and outcome["error"] is None, (padding, outcome)
+        assert [r[2:] for r in records] == [r[2:] for r in clean]
+        members = [m.start() for m in re.finditer(b"\x1f\x8b\x08", data)]
+        assert [r[0] for r in records] == members
+        assert [r[0] for r in records if r[0] < shift_from] == [r[0] for r in clean if r[0] < shift_from]
+
+
 # --- file names and dates -----------------------------------------------------------------------
 
 

@@ -10,8 +10,10 @@ reason instead, wherever the file's framing lets the reading go on.
 
 Layouts: plain WARC/ARC, gzip per record (offsets are those of the gzip members, as in CDX
 indexes), whole-file gzip and lz4 frames (offsets count bytes of the decompressed stream).
-A gzip file is scanned member by member first, because a corrupt or truncated member can make a
-reader stop, or return a short record, without a word.
+A gzip file's members are checked as warcio inflates them: where one fails to inflate (warcio reads on
+past a corrupt member, or reads one that is no gzip as raw bytes) or the last is left unfinished, the file is
+scanned member by member and the reading ends at the first bad member, as if it had been known from the
+start (:meth:`WarcReader._iterate`); a file that reads cleanly is inflated once.
 """
 
 from __future__ import annotations
@@ -46,13 +48,14 @@ log = logging.getLogger(__name__)
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 GZIP_MAGIC = b"\x1f\x8b"
+GZIP_PADDING = b"\r\n\t \x00"  # blank bytes some writers leave between gzip members
 LZ4_MAGIC = b"\x04\x22\x4d\x18"
 CONTENT_ENCODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br"}
 
-# A gzip WARC is inflated twice (the member scan, then warcio's reading), and a body's gzip or deflate
-# content encoding undone, with zlib-ng's inflate where Python's zlib has zlib's: the same streams, errors
-# and messages, in 0.58 of the time (the held-out pages x 7, 787 MB inflated member by member: 2.6-2.7 s
-# -> 1.5 s). Its error is no zlib.error: both are caught.
+# A gzip WARC's members (warcio's reading, and the member scan where it is needed), and a body's gzip or
+# deflate content encoding, are inflated with zlib-ng's inflate where Python's zlib has zlib's: the same
+# streams, errors and messages, in 0.58 of the time (the held-out pages x 7, 787 MB inflated member by
+# member: 2.6-2.7 s -> 1.5 s). Its error is no zlib.error: both are caught.
 INFLATE_ERRORS = (zlib.error, zlib_ng.error)
 
 
@@ -313,7 +316,7 @@ def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
                 if not data:
                     break
             if decompressor is None:  # at a member boundary
-                stripped = data.lstrip(b"\r\n\t \x00")
+                stripped = data.lstrip(GZIP_PADDING)
                 offset += len(data) - len(stripped)
                 data, member_start = stripped, offset
                 if not data:
@@ -368,11 +371,44 @@ class _BoundedLineReader(DecompressingBufferedReader):
     DECOMPRESSORS = {**DecompressingBufferedReader.DECOMPRESSORS, "gzip": gzip_decompressor}
 
     def __init__(self, stream, limits: Limits, **kwargs):
+        self.inflate_failed = False  # a gzip member failed to inflate (warcio reads on, see _NotedInflate)
+        self.closed_unfinished = False  # warcio closed a gzip member's decompressor before the member ended
+        self.padding_skipped = 0  # blank bytes passed over before the next gzip member (see read_next_member)
         super().__init__(stream, **kwargs)
         self.limits = limits
         self.header_bytes = 0  # of the record being parsed (set to 0 by _BoundedArchiveIterator)
         self.between_records = False  # reading where blank lines belong (set by _BoundedArchiveIterator)
         self.passed_over = 0  # bytes of overlong lines read past there
+
+    def _init_decomp(self, decomp_type):
+        super()._init_decomp(decomp_type)
+        if self.decompressor is not None and self.decomp_type == "gzip":
+            self.decompressor = _NotedInflate(self.decompressor, self)
+
+    def read_next_member(self):
+        """warcio's, past blank padding between gzip members (which the member scan allows too): warcio
+        would try to inflate the padding, fail, and read every member after it as raw bytes, losing their
+        records without a word. The padding's length is added to where the next record starts, so that
+        its offset is its member's (``_BoundedArchiveIterator._next_record``)."""
+        if not self.decompressor or not self.decompressor.unused_data:
+            return False
+        data = self.decompressor.unused_data
+        rest = data.lstrip(GZIP_PADDING)
+        skipped = len(data) - len(rest)
+        while not rest:
+            data = self.stream.read(self.block_size)
+            if not data:  # padding to the end of the file
+                return False
+            rest = data.lstrip(GZIP_PADDING)
+            skipped += len(data) - len(rest)
+        self.padding_skipped += skipped
+        self.starting_data = rest
+        self._init_decomp(self.decomp_type)
+        return True
+
+    def member_unfinished(self) -> bool:
+        """Has the reading stopped inside a gzip member (the file ends before the member does)?"""
+        return self.closed_unfinished or (self.decompressor is not None and not self.decompressor.eof)
 
     def readline(self, length=None):
         if length is not None:  # callers that bound their lines (HTTP headers, chunk sizes)
@@ -395,6 +431,41 @@ class _BoundedLineReader(DecompressingBufferedReader):
         if self.header_bytes > self.limits.max_header_bytes:
             raise HeaderTooLarge(f"WARC headers longer than {self.limits.max_header_bytes} bytes")
         return line
+
+
+class _NotedInflate:
+    """One gzip member's decompressor whose failures are noted on its reader before warcio sees them:
+    warcio writes the error to stderr and reads on past a member that fails midway, and reads one that
+    fails at once (no gzip) as raw bytes."""
+
+    __slots__ = ("inflate", "reader")
+
+    def __init__(self, inflate, reader: _BoundedLineReader):
+        self.inflate, self.reader = inflate, reader
+
+    def decompress(self, data, *args):
+        try:
+            return self.inflate.decompress(data, *args)
+        except INFLATE_ERRORS:
+            self.reader.inflate_failed = True
+            raise
+
+    def flush(self, *args):
+        """warcio flushes a decompressor as it closes it, at the end of the reading."""
+        self.reader.closed_unfinished = not self.inflate.eof
+        return self.inflate.flush(*args)
+
+    @property
+    def eof(self) -> bool:
+        return self.inflate.eof
+
+    @property
+    def unused_data(self) -> bytes:
+        return self.inflate.unused_data
+
+    @property
+    def unconsumed_tail(self) -> bytes:
+        return self.inflate.unconsumed_tail
 
 
 class _BoundedHttpLines:
@@ -444,6 +515,8 @@ class _BoundedArchiveIterator(ArchiveIterator):
 
     def _next_record(self, next_line):
         self.reader.header_bytes = len(next_line or b"")
+        self.offset += self.reader.padding_skipped  # the record starts where its gzip member does
+        self.reader.padding_skipped = 0
         return super()._next_record(next_line)
 
     def _consume_blanklines(self):
@@ -477,6 +550,17 @@ def gzip_member_end(path: str | Path, start: int) -> int | None:
     return consumed - len(decompressor.unused_data)
 
 
+def _past_padding(stream: BinaryIO, at: int) -> int:
+    """Where the next gzip member starts from byte ``at`` on: past blank padding (or the file's end)."""
+    stream.seek(at)
+    while True:
+        data = stream.read(1 << 16)
+        rest = data.lstrip(GZIP_PADDING)
+        at += len(data) - len(rest)
+        if rest or not data:
+            return at
+
+
 class WarcReader:
     """Reads one file; iterate :meth:`records`, then look at :attr:`outcome`."""
 
@@ -488,6 +572,7 @@ class WarcReader:
         self.scan = scan
         self.outcome = ReadOutcome()
         self.is_arc = False
+        self._members: tuple[int | None, str | None, int] | None = None  # the member scan, once made
 
     def records(self) -> Iterator[Record]:
         try:
@@ -523,9 +608,8 @@ class WarcReader:
 
     def _gzip(self, size: int) -> Iterator[Record]:
         self.outcome.layout = "gzip-per-record"
-        bad_at, error, members = scan_gzip_members(self.path) if self.scan else (None, None, 1)
-        if members == 0 and bad_at == 0:
-            self.outcome.fault("CorruptGzip", error)
+        if self.scan and gzip_member_end(self.path, 0) is None:
+            self.outcome.fault("CorruptGzip", self._scanned()[1])  # the first member is bad: the scan says how
             return
         if _is_whole_file_gzip(self.path, self.limits):
             # One gzip member around many records: read the decompressed stream.
@@ -534,9 +618,16 @@ class WarcReader:
                 yield from self._iterate_guarded(stream)
             return
         with open(self.path, "rb") as stream:
-            yield from self._iterate_guarded(stream, stop_at=bad_at)
+            yield from self._iterate_guarded(stream, check_members=self.scan)
+        bad_at, error, _ = self._members or (None, None, 0)
         if bad_at is not None:  # the scan names the cause better than where warcio tripped over it
             self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
+
+    def _scanned(self) -> tuple[int | None, str | None, int]:
+        """The member scan (:func:`scan_gzip_members`), made once."""
+        if self._members is None:
+            self._members = scan_gzip_members(self.path)
+        return self._members
 
     def _lz4(self) -> Iterator[Record]:
         self.outcome.layout = "lz4"
@@ -561,56 +652,88 @@ class WarcReader:
                     self.outcome.fault("UnreadBytes", f"{size - self.outcome.last_good_offset} bytes after byte "
                                        f"{self.outcome.last_good_offset} are not records")
 
-    def _iterate_guarded(self, stream: BinaryIO, stop_at: int | None = None) -> Iterator[Record]:
+    def _iterate_guarded(self, stream: BinaryIO, check_members: bool = False) -> Iterator[Record]:
         try:
-            yield from self._iterate(stream, stop_at)
+            yield from self._iterate(stream, check_members)
         except Exception as exc:  # noqa: BLE001 - a file's fault is reported, never raised
             self.outcome.fault(type(exc).__name__, _first_line(exc))
 
-    def _iterate(self, stream: BinaryIO, stop_at: int | None = None) -> Iterator[Record]:
-        """Records one behind the reader: a record that came up short of its Content-Length is
-        truncated only if the file ends after it (some ARC writers miscount, and go on).
+    def _iterate(self, stream: BinaryIO, check_members: bool = False) -> Iterator[Record]:
+        """Records one behind the reader (two where members are checked): a record that came up short
+        of its Content-Length is truncated only if the file ends after it (some ARC writers miscount,
+        and go on).
+
+        ``check_members`` (a gzip-per-record file): once warcio's inflating has failed, or has left
+        the last member unfinished, or the reading fails, the file is scanned member by member
+        (:meth:`_scanned`) and the reading ends at the first bad member's record, as if the scan had
+        been made first: the records read are the same, those two behind are still held when the
+        failure shows (a member's damage shows at the latest while the record after it is read).
 
         Headers over their limit: in a gzip-per-record file the member is skipped as a
         ``header_too_large`` record and the reading goes on with the next member; elsewhere the
         record cannot be framed and the reading ends there."""
-        held: Record | None = None
+        held: list[Record] = []  # read and not given yet: the last one, or two where members are checked
+        depth = 2 if check_members else 1
         fault: Exception | None = None
+        stop_at: int | None = None  # where the first bad gzip member starts, once scanned
+
+        def bad_member() -> int | None:
+            return self._scanned()[0] if check_members else None
+
+        def past(at: int | None) -> bool:  # a record read lies at or past the first bad member
+            return at is not None and any(record.offset >= at for record in held)
+
         while True:
             # ARC records are converted only in ARC files: warcio reads garbage in a WARC file as an
             # ARC record, which must end the reading instead.
             iterator = _BoundedArchiveIterator(stream, self.limits, arc2warc=self.is_arc)
+            reader = iterator.reader
             try:
                 while (record := self._next(iterator)) is not None:
-                    if stop_at is not None and record.offset >= stop_at:
+                    if reader.inflate_failed:
+                        stop_at = bad_member()
+                    if past(stop_at) or (stop_at is not None and record.offset >= stop_at):
                         break
-                    if held is not None:
-                        yield self._count(held)
-                    held = record
+                    held.append(record)
+                    if len(held) > depth:
+                        yield self._count(held.pop(0))
+                else:
+                    if reader.inflate_failed or reader.member_unfinished():
+                        stop_at = bad_member()
             except HeaderTooLarge as exc:
+                stop_at = bad_member()
+                if past(stop_at):
+                    break
                 start = iterator.offset  # the record at fault (its gzip member in a per-record file)
                 end = None
                 if self.outcome.layout == "gzip-per-record" and (stop_at is None or start < stop_at):
                     end = gzip_member_end(self.path, start)
                 if end is not None:
                     log.warning("%s:%d: header_too_large: %s", self.path, start, exc)
-                    if held is not None:
-                        yield self._count(held)
-                    held = Record(self.path, start, end - start, "unknown", None, None, None,
-                                  skip_reason="header_too_large", error=str(exc))
-                    stream.seek(end)
+                    held.append(Record(self.path, start, end - start, "unknown", None, None, None,
+                                       skip_reason="header_too_large", error=str(exc)))
+                    if len(held) > depth:
+                        yield self._count(held.pop(0))
+                    stream.seek(_past_padding(stream, end))
                     continue
                 fault = HeaderTooLarge(f"{exc} in the record at byte {start}")
-            except Exception as exc:  # noqa: BLE001 - the record before the fault still counts
-                fault = exc
+            except Exception as exc:  # noqa: BLE001 - the records before the fault still count
+                stop_at = bad_member()
+                if not past(stop_at):
+                    fault = exc
             break
-        if held is not None:
-            truncated = held.short and fault is None
+        if past(stop_at):  # read before the failure showed: the reading ends before it
+            held = [record for record in held if record.offset < stop_at]
+        for record in held[:-1]:
+            yield self._count(record)
+        if held:
+            last = held[-1]
+            truncated = last.short and fault is None
             if truncated:
-                held.skip_reason, held.body = "truncated_record", None
-            yield self._count(held)
+                last.skip_reason, last.body = "truncated_record", None
+            yield self._count(last)
             if truncated:
-                self.outcome.fault("TruncatedRecord", f"the file ends inside the record at byte {held.offset}")
+                self.outcome.fault("TruncatedRecord", f"the file ends inside the record at byte {last.offset}")
         if fault is not None:
             raise fault
 
