@@ -143,6 +143,32 @@ def test_a_file_is_scanned_member_by_member_only_where_its_reading_meets_trouble
         assert scans == [str(path)], name
 
 
+def test_a_gzip_member_holding_two_records_costs_only_its_second(tmp_path):
+    """A per-record file with one gzip member holding two records (warcio stops there: "non-chunked gzip
+    file detected"): every record of the other members is read, the member's first record spans the
+    member, and the file is partial (SharedGzipMember, naming the member's byte). warcio alone read the
+    second record from its buffer at an offset no member has, every offset after it wrong, and lost the
+    last record (where the member is larger than its buffer it stops at the member instead: on a real page's
+    WARC 37 records of 40 lost, and the record before given a negative length)."""
+    import zlib
+
+    whole = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz").read_bytes()
+    starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)] + [len(whole)]
+    member = [whole[a:b] for a, b in zip(starts, starts[1:])]
+    two = gzip.compress(zlib.decompress(member[2], 31) + zlib.decompress(member[3], 31))
+    path = tmp_path / "TEST-20190412093000-00002-shared.warc.gz"
+    path.write_bytes(b"".join(member[:2]) + two + b"".join(member[4:]))
+    clean, _ = _read_all(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
+    records, outcome = _read_all(path)
+    assert [r[2:] for r in records] == [r[2:] for r in clean[:3] + clean[4:]]
+    assert records[2][:2] == (starts[2], len(two))
+    shift = len(two) - (starts[4] - starts[2])
+    assert [r[0] for r in records[3:]] == [r[0] + shift for r in clean[4:]]
+    assert all(r[1] > 0 for r in records) and outcome["last_good_offset"] == path.stat().st_size
+    assert outcome["status"] == "partial" and outcome["error_class"] == "SharedGzipMember"
+    assert f"at byte {starts[2]}" in outcome["error"]
+
+
 @pytest.mark.parametrize("padding", [b"\r\n", b"\n\n", b"\x00" * 4, b"  "])
 def test_blank_padding_between_gzip_members_loses_no_record(tmp_path, padding):
     """Blank bytes between gzip members or after the last (which the member scan allows): every record is

@@ -348,6 +348,11 @@ class HeaderTooLarge(Exception):
     """A header line or header block over its limit (:class:`Limits`)."""
 
 
+class SharedGzipMember(ArchiveLoadFailed):
+    """warcio met a second record in a gzip member of a per-record file (its "non-chunked gzip file
+    detected, gzip block continues"): it reads one record a member."""
+
+
 def _read_line(readline, limit: int) -> bytes:
     """A line of at most ``limit`` bytes (shorter only at its end or the stream's): warcio's
     readline(n) can return part of a line before n bytes."""
@@ -389,7 +394,13 @@ class _BoundedLineReader(DecompressingBufferedReader):
         """warcio's, past blank padding between gzip members (which the member scan allows too): warcio
         would try to inflate the padding, fail, and read every member after it as raw bytes, losing their
         records without a word. The padding's length is added to where the next record starts, so that
-        its offset is its member's (``_BoundedArchiveIterator._next_record``)."""
+        its offset is its member's (``_BoundedArchiveIterator._next_record``).
+
+        A member that still holds data after its record (a second record: warcio would read it from its
+        buffer at an offset that is no member's, and every offset after it wrong) raises
+        :class:`SharedGzipMember`."""
+        if self.decompressor is not None and self.decomp_type == "gzip" and not self.empty():
+            raise SharedGzipMember("the gzip member holds more than one record")
         if not self.decompressor or not self.decompressor.unused_data:
             return False
         data = self.decompressor.unused_data
@@ -512,6 +523,12 @@ class _BoundedArchiveIterator(ArchiveIterator):
         super().__init__(stream, arc2warc=arc2warc)
         self.reader = _BoundedLineReader(self.fh, limits, block_size=self.reader.block_size)
         self.loader = _BoundedLoader(limits, arc2warc=arc2warc)
+
+    def _raise_invalid_gzip_err(self):
+        try:
+            super()._raise_invalid_gzip_err()
+        except ArchiveLoadFailed as exc:
+            raise SharedGzipMember(str(exc).strip()) from None
 
     def _next_record(self, next_line):
         self.reader.header_bytes = len(next_line or b"")
@@ -671,11 +688,15 @@ class WarcReader:
 
         Headers over their limit: in a gzip-per-record file the member is skipped as a
         ``header_too_large`` record and the reading goes on with the next member; elsewhere the
-        record cannot be framed and the reading ends there."""
+        record cannot be framed and the reading ends there. A gzip member of a per-record file that
+        holds more than one record (warcio stops there: "non-chunked gzip file detected") gives its
+        first record, whose extent is the member, and the reading goes on with the next member; the
+        file is ``partial`` (``SharedGzipMember``: the others cannot be told apart by an offset)."""
         held: list[Record] = []  # read and not given yet: the last one, or two where members are checked
         depth = 2 if check_members else 1
         fault: Exception | None = None
         stop_at: int | None = None  # where the first bad gzip member starts, once scanned
+        shared: list[int] = []  # where gzip members holding more than one record start
 
         def bad_member() -> int | None:
             return self._scanned()[0] if check_members else None
@@ -700,6 +721,23 @@ class WarcReader:
                 else:
                     if reader.inflate_failed or reader.member_unfinished():
                         stop_at = bad_member()
+            except SharedGzipMember as exc:
+                # The record before holds a member with more records in it: it keeps the member as its
+                # extent (warcio's length for it is wrong) and the reading goes on with the next member.
+                last = held[-1] if held else None
+                end = None
+                if last is not None and self.outcome.layout == "gzip-per-record" \
+                        and (stop_at is None or last.offset < stop_at):
+                    end = gzip_member_end(self.path, last.offset)
+                if end is None:
+                    fault = exc
+                    break
+                log.warning("%s:%d: the gzip member holds more than one record: its first is read, the "
+                            "others are not", self.path, last.offset)
+                last.length = end - last.offset
+                shared.append(last.offset)
+                stream.seek(_past_padding(stream, end))
+                continue
             except HeaderTooLarge as exc:
                 stop_at = bad_member()
                 if past(stop_at):
@@ -736,6 +774,11 @@ class WarcReader:
                 self.outcome.fault("TruncatedRecord", f"the file ends inside the record at byte {last.offset}")
         if fault is not None:
             raise fault
+        if shared:
+            self.outcome.fault("SharedGzipMember", (
+                f"{len(shared)} gzip member{'s' if len(shared) > 1 else ''} (the first at byte {shared[0]}) "
+                f"{'hold' if len(shared) > 1 else 'holds'} more than one record: only the first record of each "
+                f"is read (`warcio recompress` rewrites the file with a member for each record)"))
 
     def _next(self, iterator: _BoundedArchiveIterator) -> Record | None:
         """The next record read whole, with what the libraries said meanwhile; None at the end."""
@@ -857,8 +900,8 @@ def _is_whole_file_gzip(path: str, limits: Limits) -> bool:
             next(iterator)
         except StopIteration:
             return False
-        except ArchiveLoadFailed as exc:
-            return "non-chunked gzip" in str(exc)
+        except SharedGzipMember:
+            return True
         except Exception:  # noqa: BLE001 - any other fault shows in the real reading
             return False
     return False
