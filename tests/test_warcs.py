@@ -169,6 +169,33 @@ def test_a_gzip_member_holding_two_records_costs_only_its_second(tmp_path):
     assert f"at byte {starts[2]}" in outcome["error"]
 
 
+
+def test_a_record_shorter_than_its_gzip_member_loses_no_record_after_it(tmp_path):
+    """A record whose WARC Content-Length leaves out the last lines its gzip member holds (its payload and
+    the end of its HTTP headers): the record spans its member, every other record is read, and the file is
+    partial (SharedGzipMember, naming the member). warcio alone read the leftover lines as the start of a
+    record and stopped there (ArchiveLoadFailed), the records after the member lost. (A single leftover
+    line, warcio passes over with a warning.)"""
+    import zlib
+
+    whole = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz").read_bytes()
+    starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)] + [len(whole)]
+    member = [whole[a:b] for a, b in zip(starts, starts[1:])]
+    raw = zlib.decompress(member[2], 31)
+    length = int(re.search(rb"Content-Length: (\d+)", raw).group(1))
+    cut = len(HTML) + 30
+    short = gzip.compress(raw.replace(b"Content-Length: %d" % length, b"Content-Length: %d" % (length - cut), 1))
+    path = tmp_path / "TEST-20190412093000-00002-short.warc.gz"
+    path.write_bytes(b"".join(member[:2]) + short + b"".join(member[3:]))
+    clean, _ = _read_all(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
+    records, outcome = _read_all(path)
+    assert [r[2:4] for r in records] == [r[2:4] for r in clean]
+    assert records[2][:2] == (starts[2], len(short)) and records[2][5] != clean[2][5]
+    assert [r[4:] for r in records[3:]] == [r[4:] for r in clean[3:]]
+    assert outcome["status"] == "partial" and outcome["error_class"] == "SharedGzipMember"
+    assert f"at byte {starts[2]}" in outcome["error"]
+
+
 @pytest.mark.parametrize("padding", [b"\r\n", b"\n\n", b"\x00" * 4, b"  "])
 def test_blank_padding_between_gzip_members_loses_no_record(tmp_path, padding):
     """Blank bytes between gzip members or after the last (which the member scan allows): every record is

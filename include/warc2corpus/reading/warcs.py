@@ -349,8 +349,9 @@ class HeaderTooLarge(Exception):
 
 
 class SharedGzipMember(ArchiveLoadFailed):
-    """warcio met a second record in a gzip member of a per-record file (its "non-chunked gzip file
-    detected, gzip block continues"): it reads one record a member."""
+    """A gzip member of a per-record file holds more than its first record: a second record (warcio's
+    "non-chunked gzip file detected, gzip block continues"), or bytes its record's Content-Length
+    leaves out. warcio reads one record a member."""
 
 
 def _read_line(readline, limit: int) -> bytes:
@@ -400,7 +401,7 @@ class _BoundedLineReader(DecompressingBufferedReader):
         buffer at an offset that is no member's, and every offset after it wrong) raises
         :class:`SharedGzipMember`."""
         if self.decompressor is not None and self.decomp_type == "gzip" and not self.empty():
-            raise SharedGzipMember("the gzip member holds more than one record")
+            raise SharedGzipMember("the gzip member holds more than its first record")
         if not self.decompressor or not self.decompressor.unused_data:
             return False
         data = self.decompressor.unused_data
@@ -689,9 +690,11 @@ class WarcReader:
         Headers over their limit: in a gzip-per-record file the member is skipped as a
         ``header_too_large`` record and the reading goes on with the next member; elsewhere the
         record cannot be framed and the reading ends there. A gzip member of a per-record file that
-        holds more than one record (warcio stops there: "non-chunked gzip file detected") gives its
-        first record, whose extent is the member, and the reading goes on with the next member; the
-        file is ``partial`` (``SharedGzipMember``: the others cannot be told apart by an offset)."""
+        holds more than its first record (another record: warcio stops there, "non-chunked gzip file
+        detected", or reads it at an offset no member has; or bytes the record's Content-Length leaves
+        out) gives that record, whose extent is the member, and the reading goes on with the next
+        member; the file is ``partial`` (``SharedGzipMember``: the other records cannot be told apart
+        by an offset)."""
         held: list[Record] = []  # read and not given yet: the last one, or two where members are checked
         depth = 2 if check_members else 1
         fault: Exception | None = None
@@ -732,8 +735,8 @@ class WarcReader:
                 if end is None:
                     fault = exc
                     break
-                log.warning("%s:%d: the gzip member holds more than one record: its first is read, the "
-                            "others are not", self.path, last.offset)
+                log.warning("%s:%d: the gzip member holds more than its first record, which alone is read",
+                            self.path, last.offset)
                 last.length = end - last.offset
                 shared.append(last.offset)
                 stream.seek(_past_padding(stream, end))
@@ -777,8 +780,9 @@ class WarcReader:
         if shared:
             self.outcome.fault("SharedGzipMember", (
                 f"{len(shared)} gzip member{'s' if len(shared) > 1 else ''} (the first at byte {shared[0]}) "
-                f"{'hold' if len(shared) > 1 else 'holds'} more than one record: only the first record of each "
-                f"is read (`warcio recompress` rewrites the file with a member for each record)"))
+                f"{'hold' if len(shared) > 1 else 'holds'} more than the record at {'their' if len(shared) > 1 else 'its'} "
+                f"start (another record, or bytes its Content-Length leaves out): only that record is read "
+                f"(`warcio recompress` rewrites a file of several records a member with a member for each)"))
 
     def _next(self, iterator: _BoundedArchiveIterator) -> Record | None:
         """The next record read whole, with what the libraries said meanwhile; None at the end."""

@@ -117,7 +117,7 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
                     started_at=started, layout=outcome.layout, naturalness_model=naturalness_model, **fault)
         conn.commit()
     if outcome.status == "partial":
-        log.error("%s is partial: read %d records up to byte %d, then %s", warc_file, outcome.records,
+        log.error("%s is partial (%d records read, the last ending at byte %d): %s", warc_file, outcome.records,
                   outcome.last_good_offset, outcome.error)
     log.info("%s: %d records read, %d documents extracted (%.1f docs/s), %d revisits, skipped %s",
              warc_file, counts["records"], counts["documents"], counts["documents"] / max(elapsed, 1e-9),
