@@ -196,6 +196,43 @@ def test_a_record_shorter_than_its_gzip_member_loses_no_record_after_it(tmp_path
     assert f"at byte {starts[2]}" in outcome["error"]
 
 
+
+def test_a_whole_file_gzip_cut_short_gives_the_records_before_the_cut(tmp_path):
+    """A whole-file gzip (one member around every record) cut short gives the records before the cut, the
+    record the cut falls in as truncated_record, and is partial (TruncatedGzip); garbage after its end
+    costs no record (partial, CorruptGzip); a corrupt one gives nothing (its damage can garble what comes
+    before the error shows). Before: a cut one was unreadable (the member scan's verdict on its first
+    member), and garbage after the end lost the last record."""
+    clean_path = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
+    clean, _ = _read_all(clean_path)
+    whole_file = gzip.compress(gzip.decompress(clean_path.read_bytes()))
+    path = tmp_path / "TEST-20190412093000-00002-wf.warc.gz"
+    path.write_bytes(whole_file)
+    records, outcome = _read_all(path)
+    assert outcome["layout"] == "gzip-whole-file" and outcome["status"] == "complete" and len(records) == 7
+    complete = records
+    truncated = set()
+    for cut in range(len(whole_file) // 3, len(whole_file) - 8, 40):
+        path.write_bytes(whole_file[:cut])
+        records, outcome = _read_all(path)
+        assert (outcome["status"], outcome["error_class"]) == ("partial", "TruncatedGzip"), cut
+        assert 1 <= len(records) <= 7 and records[:-1] == complete[:len(records) - 1], cut
+        last = complete[len(records) - 1]
+        # the last at its place; a document (no skip reason) only whole, never a cut body
+        assert records[-1][0] == last[0] and (records[-1][4] is not None or records[-1][2:] == last[2:]), cut
+        if records[-1][4] == "truncated_record":
+            truncated.add(records[-1][0])
+    assert truncated  # a cut inside a block
+    path.write_bytes(whole_file + b"no gzip here")
+    records, outcome = _read_all(path)
+    assert records == complete and (outcome["status"], outcome["error_class"]) == ("partial", "CorruptGzip")
+    corrupt = bytearray(whole_file)
+    corrupt[-6] ^= 1  # its CRC-32
+    path.write_bytes(bytes(corrupt))
+    records, outcome = _read_all(path)
+    assert records == [] and (outcome["status"], outcome["error_class"]) == ("unreadable", "CorruptGzip")
+
+
 @pytest.mark.parametrize("padding", [b"\r\n", b"\n\n", b"\x00" * 4, b"  "])
 def test_blank_padding_between_gzip_members_loses_no_record(tmp_path, padding):
     """Blank bytes between gzip members or after the last (which the member scan allows): every record is

@@ -579,6 +579,28 @@ def _past_padding(stream: BinaryIO, at: int) -> int:
             return at
 
 
+class _WholeFileGzip:
+    """A whole-file gzip's decompressed stream that ends where the gzip data does: a member cut short or
+    corrupt, or bytes after the last that are no gzip, end it (the error kept in ``error``; the member scan
+    names it), so that the records before are read (the gzip module's EOFError at a cut was taken by
+    warcio for the end of the records, and its other errors lost the record being read). Read by
+    ``read1``: ``read`` gathers from several of the decompressor's outputs and drops what it gathered when
+    the last fails."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.error: Exception | None = None
+
+    def read(self, size=-1):
+        if self.error is not None:
+            return b""
+        try:
+            return self.stream.read1(size)
+        except (EOFError, OSError, *INFLATE_ERRORS) as exc:  # gzip.BadGzipFile is an OSError
+            self.error = exc
+            return b""
+
+
 class WarcReader:
     """Reads one file; iterate :meth:`records`, then look at :attr:`outcome`."""
 
@@ -626,14 +648,26 @@ class WarcReader:
 
     def _gzip(self, size: int) -> Iterator[Record]:
         self.outcome.layout = "gzip-per-record"
+        if _is_whole_file_gzip(self.path, self.limits):
+            # One gzip member around many records: read the decompressed stream. One cut short gives the
+            # records before the cut (what it inflates to is exact as far as it goes); a corrupt one
+            # nothing, as its damage can garble what comes before the error shows (a record's payload
+            # digest, where it has one, would be the only witness).
+            self.outcome.layout = "gzip-whole-file"
+            bad_at, error, _ = self._scanned() if self.scan else (None, None, 1)
+            if bad_at == 0 and not error.startswith("truncated"):
+                self.outcome.fault("CorruptGzip", error)
+                return
+            with gzip.open(self.path, "rb") as stream:
+                stream = _WholeFileGzip(stream)
+                yield from self._iterate_guarded(stream)
+            if bad_at is not None:
+                self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
+            elif stream.error is not None:
+                self.outcome.fault(type(stream.error).__name__, _first_line(stream.error))
+            return
         if self.scan and gzip_member_end(self.path, 0) is None:
             self.outcome.fault("CorruptGzip", self._scanned()[1])  # the first member is bad: the scan says how
-            return
-        if _is_whole_file_gzip(self.path, self.limits):
-            # One gzip member around many records: read the decompressed stream.
-            self.outcome.layout = "gzip-whole-file"
-            with gzip.open(self.path, "rb") as stream:
-                yield from self._iterate_guarded(stream)
             return
         with open(self.path, "rb") as stream:
             yield from self._iterate_guarded(stream, check_members=self.scan)
