@@ -233,6 +233,31 @@ def test_a_whole_file_gzip_cut_short_gives_the_records_before_the_cut(tmp_path):
     assert records == [] and (outcome["status"], outcome["error_class"]) == ("unreadable", "CorruptGzip")
 
 
+
+def test_an_lz4_file_cut_short_is_never_complete(tmp_path):
+    """An lz4 WARC cut short is partial (TruncatedLz4) with the records of its whole blocks, or unreadable
+    when the cut falls in its first block; never complete. Before, a cut in a one-block file read as
+    complete with no record (lz4's EOFError taken by warcio for the end of the records)."""
+    lz4_frame = pytest.importorskip("lz4.frame")
+    clean_path = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
+    raw = gzip.decompress(clean_path.read_bytes())
+    path = tmp_path / "TEST-20190412093000-00002-x.warc.lz4"
+    path.write_bytes(lz4_frame.compress(raw))
+    complete, outcome = _read_all(path)
+    assert len(complete) == 7 and outcome["status"] == "complete"
+    path.write_bytes(lz4_frame.compress(raw)[:-10])
+    records, outcome = _read_all(path)
+    assert records == [] and (outcome["status"], outcome["error_class"]) == ("unreadable", "TruncatedLz4")
+    many = raw * 40  # 127 KB: two 64 KB blocks
+    data = lz4_frame.compress(many, block_size=lz4_frame.BLOCKSIZE_MAX64KB)
+    path.write_bytes(data)
+    complete, _ = _read_all(path)
+    path.write_bytes(data[:len(data) - 20])  # into its last block
+    records, outcome = _read_all(path)
+    assert (outcome["status"], outcome["error_class"]) == ("partial", "TruncatedLz4")
+    assert 100 < len(records) < 280 and records[:-1] == complete[:len(records) - 1]
+
+
 @pytest.mark.parametrize("padding", [b"\r\n", b"\n\n", b"\x00" * 4, b"  "])
 def test_blank_padding_between_gzip_members_loses_no_record(tmp_path, padding):
     """Blank bytes between gzip members or after the last (which the member scan allows): every record is

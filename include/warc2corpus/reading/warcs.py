@@ -579,24 +579,24 @@ def _past_padding(stream: BinaryIO, at: int) -> int:
             return at
 
 
-class _WholeFileGzip:
-    """A whole-file gzip's decompressed stream that ends where the gzip data does: a member cut short or
-    corrupt, or bytes after the last that are no gzip, end it (the error kept in ``error``; the member scan
-    names it), so that the records before are read (the gzip module's EOFError at a cut was taken by
-    warcio for the end of the records, and its other errors lost the record being read). Read by
-    ``read1``: ``read`` gathers from several of the decompressor's outputs and drops what it gathered when
-    the last fails."""
+class _DecompressedStream:
+    """A whole-file gzip's or an lz4 file's decompressed stream that ends where the compressed data does
+    (a cut, and for gzip also corrupt data or bytes after the last member that are no gzip), the error kept
+    in ``error``, so that the records before are read: the decompressors' EOFError at a cut was taken by
+    warcio for the end of the records (a cut file read as complete, with no record), and their other
+    errors lost the record being read. Read by ``read1``: ``read`` gathers from several of the
+    decompressor's outputs and drops what it gathered when the last fails."""
 
-    def __init__(self, stream):
-        self.stream = stream
-        self.error: Exception | None = None
+    def __init__(self, stream, ends: tuple[type[BaseException], ...]):
+        self.stream, self.ends = stream, ends
+        self.error: BaseException | None = None
 
     def read(self, size=-1):
         if self.error is not None:
             return b""
         try:
             return self.stream.read1(size)
-        except (EOFError, OSError, *INFLATE_ERRORS) as exc:  # gzip.BadGzipFile is an OSError
+        except self.ends as exc:
             self.error = exc
             return b""
 
@@ -659,7 +659,7 @@ class WarcReader:
                 self.outcome.fault("CorruptGzip", error)
                 return
             with gzip.open(self.path, "rb") as stream:
-                stream = _WholeFileGzip(stream)
+                stream = _DecompressedStream(stream, (EOFError, OSError, *INFLATE_ERRORS))  # BadGzipFile: OSError
                 yield from self._iterate_guarded(stream)
             if bad_at is not None:
                 self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
@@ -689,7 +689,10 @@ class WarcReader:
             self.outcome.fault("UnsupportedCompression", "lz4-compressed file and the lz4 package is not installed")
             return
         with lz4.frame.open(self.path, "rb") as stream:
+            stream = _DecompressedStream(stream, (EOFError,))
             yield from self._iterate_guarded(stream)
+        if stream.error is not None:
+            self.outcome.fault("TruncatedLz4", f"the lz4 data ends before its frame does: {_first_line(stream.error)}")
 
     def _plain(self, size: int) -> Iterator[Record]:
         self.outcome.layout = "arc" if self.is_arc else "warc"
