@@ -110,37 +110,75 @@ def test_a_file_is_scanned_member_by_member_only_where_its_reading_meets_trouble
     """A gzip file that reads cleanly is inflated once, by warcio (no member scan). Where a member fails
     to inflate (corrupt in its middle, or in its checksum alone, which shows only as it ends), the last
     is cut short (the record in it comes back short, and only the reading's end shows why) or bytes after
-    the last are no gzip, the file is scanned once and the reading ends at the first bad member, as if
-    the scan had come first: every record before that member, none from it on, the fault the scan names."""
+    the last are no gzip, the file is scanned once and the reading stops at the first bad member, as if
+    the scan had come first: every record before that member, none from it, the fault the scan names;
+    then it goes on at the next member that inflates whole and begins a WARC record."""
     whole = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz").read_bytes()
     starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)] + [len(whole)]
     assert len(starts) == 8
     corrupt, checksum = bytearray(whole), bytearray(whole)
     corrupt[starts[2] + 40: starts[2] + 48] = b"\xff" * 8
     checksum[starts[4] - 7] ^= 1  # member 3's CRC-32 (its last 8 bytes: CRC-32, then the length)
-    damaged = {  # the file, where its first bad member starts, the fault
-        "corrupt": (bytes(corrupt), starts[2], "CorruptGzip"),
-        "checksum": (bytes(checksum), starts[3], "CorruptGzip"),
-        "cut short": (whole[:starts[5] + 200], starts[5], "TruncatedGzip"),
-        "cut at the trailer": (whole[:starts[6] - 3], starts[5], "TruncatedGzip"),
-        "garbage after": (whole + b"no gzip here\n", len(whole), "CorruptGzip"),
+    damaged = {  # the file, where its first bad member starts and ends, the fault
+        "corrupt": (bytes(corrupt), starts[2], starts[3], "CorruptGzip"),
+        "checksum": (bytes(checksum), starts[3], starts[4], "CorruptGzip"),
+        "cut short": (whole[:starts[5] + 200], starts[5], None, "TruncatedGzip"),
+        "cut at the trailer": (whole[:starts[6] - 3], starts[5], None, "TruncatedGzip"),
+        "garbage after": (whole + b"no gzip here\n", len(whole), None, "CorruptGzip"),
     }
     scans = []
     scan = warcs.scan_gzip_members
-    monkeypatch.setattr(warcs, "scan_gzip_members", lambda path: scans.append(path) or scan(path))
+    monkeypatch.setattr(warcs, "scan_gzip_members", lambda path, *start: scans.append(path) or scan(path, *start))
     path = tmp_path / "TEST-20190412093000-00002-x.warc.gz"
     path.write_bytes(whole)
     clean, outcome = _read_all(path)
     assert len(clean) == 7 and outcome["status"] == "complete" and scans == []
-    for name, (data, bad_at, error_class) in damaged.items():
+    for name, (data, bad_at, bad_end, error_class) in damaged.items():
         scans.clear()
         path.write_bytes(data)
         records, outcome = _read_all(path)
         assert scan(path)[0] == bad_at, name
-        assert records == [r for r in clean if r[0] < bad_at], name
+        assert records == [r for r in clean if r[0] < bad_at or bad_end is not None and r[0] >= bad_end], name
+        went_on = "" if bad_end is None else f"; the reading went on at byte {bad_end} ({bad_end - bad_at} bytes passed over)"
         assert (outcome["error_class"], outcome["error"], outcome["status"]) == \
-            (error_class, scan(path)[1], "partial"), name
+            (error_class, scan(path)[1] + went_on, "partial"), name
         assert scans == [str(path)], name
+
+
+def test_damage_in_the_middle_costs_only_the_damaged_members_records(tmp_path):
+    """Garbage between two members, two corrupt members, an uncompressed record among the members: the
+    reading goes on at the next member that begins a WARC record each time, so only the damaged members'
+    records are lost; the fault names the first damage, where the reading went on, the stretches and the
+    bytes passed over. (Before, every record after the first damage was lost.)"""
+    import zlib
+
+    clean_path = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
+    whole = clean_path.read_bytes()
+    clean, _ = _read_all(clean_path)
+    starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)] + [len(whole)]
+    member = [whole[a:b] for a, b in zip(starts, starts[1:])]
+    spoilt = [bytearray(m) for m in member]
+    for k in (1, 4):
+        spoilt[k][30:38] = b"\xff" * 8
+    garbage = b"these bytes are no gzip\n"
+    cases = {
+        "garbage between": (b"".join(member[:3]) + garbage + b"".join(member[3:]), set(),
+                            f"not gzip data at byte {starts[3]}; the reading went on at byte {starts[3] + len(garbage)} "
+                            f"({len(garbage)} bytes passed over)"),
+        "two corrupt": (b"".join(map(bytes, spoilt[:2])) + b"".join(member[2:4]) + bytes(spoilt[4]) +
+                        b"".join(member[5:]), {1, 4},
+                        f"; the reading went on at byte {starts[2]} (2 damaged stretches, "
+                        f"{starts[2] - starts[1] + starts[5] - starts[4]} bytes passed over)"),
+        "uncompressed": (b"".join(member[:2]) + zlib.decompress(member[2], 31) + b"".join(member[3:]), {2},
+                         f"not gzip data at byte {starts[2]}"),
+    }
+    path = tmp_path / "TEST-20190412093000-00002-damaged.warc.gz"
+    for name, (data, lost, said) in cases.items():
+        path.write_bytes(data)
+        records, outcome = _read_all(path)
+        assert [r[2:] for r in records] == [r[2:] for n, r in enumerate(clean) if n not in lost], name
+        assert outcome["status"] == "partial" and outcome["error_class"] == "CorruptGzip", name
+        assert said in outcome["error"], (name, outcome["error"])
 
 
 def test_a_gzip_member_holding_two_records_costs_only_its_second(tmp_path):

@@ -12,8 +12,9 @@ Layouts: plain WARC/ARC, gzip per record (offsets are those of the gzip members,
 indexes), whole-file gzip and lz4 frames (offsets count bytes of the decompressed stream).
 A gzip file's members are checked as warcio inflates them: where one fails to inflate (warcio reads on
 past a corrupt member, or reads one that is no gzip as raw bytes) or the last is left unfinished, the file is
-scanned member by member and the reading ends at the first bad member, as if it had been known from the
-start (:meth:`WarcReader._iterate`); a file that reads cleanly is inflated once.
+scanned member by member and the reading stops at the first bad member, as if it had been known from the
+start (:meth:`WarcReader._iterate`), then goes on at the next member that inflates whole and begins a WARC
+record (:func:`next_warc_member`); a file that reads cleanly is inflated once.
 """
 
 from __future__ import annotations
@@ -300,15 +301,16 @@ def _reads_as_text(raw: bytes) -> bool:
     return len(start.translate(None, _CONTROL_BYTES)) == len(start)
 
 
-def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
-    """Check a gzip file member by member, decompressing without keeping the output.
+def scan_gzip_members(path: str | Path, start: int = 0) -> tuple[int | None, str | None, int]:
+    """Check a gzip file member by member from byte ``start`` on, decompressing without keeping the output.
 
     Returns (offset of the first bad member or of trailing garbage, else None; the error; the
     number of good members before it). Blank padding between members is allowed.
     """
-    members, offset, member_start = 0, 0, 0
+    members, offset, member_start = 0, start, start
     decompressor = None
     with open(path, "rb") as stream:
+        stream.seek(start)
         data = b""
         while True:
             if not data:
@@ -342,6 +344,45 @@ def scan_gzip_members(path: str | Path) -> tuple[int | None, str | None, int]:
     if decompressor is not None:
         return member_start, f"truncated gzip member at byte {member_start}", members
     return None, None, members
+
+
+RESYNC_PROBE_BYTES = 1 << 16  # compressed bytes inflated to see whether a member starts a WARC record
+
+
+def next_warc_member(path: str | Path, after: int) -> int | None:
+    """Where the first gzip member after byte ``after`` starts that inflates whole and begins a WARC record
+    (past a bad member or garbage, the reading can go on there); None when there is none. Candidates are
+    the places the gzip magic and deflate's method byte stand; bytes that merely look so (inside a member)
+    would have to inflate to "WARC/" and end with a matching CRC-32 and length."""
+    magic = GZIP_MAGIC + b"\x08"
+    with open(path, "rb") as stream:
+        position, tail = after + 1, b""
+        stream.seek(position)
+        while True:
+            block = stream.read(1 << 20)
+            if not block:
+                return None
+            data = tail + block
+            base = position - len(tail)
+            at = data.find(magic)
+            while at != -1:
+                candidate = base + at
+                if _starts_warc_member(path, candidate) and gzip_member_end(path, candidate) is not None:
+                    return candidate
+                at = data.find(magic, at + 1)
+            tail = data[-(len(magic) - 1):]
+            position += len(block)
+
+
+def _starts_warc_member(path: str | Path, at: int) -> bool:
+    """Does the gzip member at byte ``at`` begin with a WARC record's first line?"""
+    with open(path, "rb") as stream:
+        stream.seek(at)
+        data = stream.read(RESYNC_PROBE_BYTES)
+    try:
+        return gzip_decompressor().decompress(data, 16).startswith(b"WARC/")
+    except INFLATE_ERRORS:
+        return False
 
 
 class HeaderTooLarge(Exception):
@@ -613,6 +654,7 @@ class WarcReader:
         self.outcome = ReadOutcome()
         self.is_arc = False
         self._members: tuple[int | None, str | None, int] | None = None  # the member scan, once made
+        self._region = 0  # where the member scan begins: where the reading began, or went on past damage
 
     def records(self) -> Iterator[Record]:
         try:
@@ -666,19 +708,37 @@ class WarcReader:
             elif stream.error is not None:
                 self.outcome.fault(type(stream.error).__name__, _first_line(stream.error))
             return
-        if self.scan and gzip_member_end(self.path, 0) is None:
-            self.outcome.fault("CorruptGzip", self._scanned()[1])  # the first member is bad: the scan says how
-            return
-        with open(self.path, "rb") as stream:
-            yield from self._iterate_guarded(stream, check_members=self.scan)
-        bad_at, error, _ = self._members or (None, None, 0)
-        if bad_at is not None:  # the scan names the cause better than where warcio tripped over it
+        # Member by member: the reading ends at a bad member (or garbage), and goes on at the next member
+        # that inflates whole and begins a WARC record (next_warc_member), to the file's end.
+        damage: list[tuple[int, int | None, str]] = []  # (where, where the reading went on, the scan's error)
+        start = 0
+        while True:
+            self._members, self._region = None, start
+            if self.scan and gzip_member_end(self.path, start) is None:
+                self._scanned()  # the first member is bad: nothing to read before it
+            else:
+                with open(self.path, "rb") as stream:
+                    stream.seek(start)
+                    yield from self._iterate_guarded(stream, check_members=self.scan)
+            bad_at, error, _ = self._members or (None, None, 0)
+            if bad_at is None:
+                break
+            start = None if self.is_arc else next_warc_member(self.path, bad_at)
+            damage.append((bad_at, start, error))
+            if start is None:
+                break
+        if damage:  # the scan names the cause better than where warcio tripped over it
+            bad_at, went_on, error = damage[0]
+            if went_on is not None:
+                passed = sum((on if on is not None else size) - at for at, on, _ in damage)
+                error += f"; the reading went on at byte {went_on} (" + \
+                    (f"{len(damage)} damaged stretches, " if len(damage) > 1 else "") + f"{passed} bytes passed over)"
             self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
 
     def _scanned(self) -> tuple[int | None, str | None, int]:
-        """The member scan (:func:`scan_gzip_members`), made once."""
+        """The member scan (:func:`scan_gzip_members`) from where the reading began, made once."""
         if self._members is None:
-            self._members = scan_gzip_members(self.path)
+            self._members = scan_gzip_members(self.path, self._region)
         return self._members
 
     def _lz4(self) -> Iterator[Record]:
@@ -720,8 +780,8 @@ class WarcReader:
 
         ``check_members`` (a gzip-per-record file): once warcio's inflating has failed, or has left
         the last member unfinished, or the reading fails, the file is scanned member by member
-        (:meth:`_scanned`) and the reading ends at the first bad member's record, as if the scan had
-        been made first: the records read are the same, those two behind are still held when the
+        (:meth:`_scanned`) and the reading stops at the first bad member's record, as if the scan had
+        been made first (:meth:`_gzip` goes on past it): the records read are the same, those two behind are still held when the
         failure shows (a member's damage shows at the latest while the record after it is read).
 
         Headers over their limit: in a gzip-per-record file the member is skipped as a
