@@ -708,7 +708,7 @@ class WarcReader:
             elif stream.error is not None:
                 self.outcome.fault(type(stream.error).__name__, _first_line(stream.error))
             return
-        # Member by member: the reading ends at a bad member (or garbage), and goes on at the next member
+        # Member by member: the reading stops at a bad member (or garbage) and goes on at the next member
         # that inflates whole and begins a WARC record (next_warc_member), to the file's end.
         damage: list[tuple[int, int | None, str]] = []  # (where, where the reading went on, the scan's error)
         start = 0
@@ -781,8 +781,9 @@ class WarcReader:
         ``check_members`` (a gzip-per-record file): once warcio's inflating has failed, or has left
         the last member unfinished, or the reading fails, the file is scanned member by member
         (:meth:`_scanned`) and the reading stops at the first bad member's record, as if the scan had
-        been made first (:meth:`_gzip` goes on past it): the records read are the same, those two behind are still held when the
-        failure shows (a member's damage shows at the latest while the record after it is read).
+        been made first (:meth:`_gzip` goes on past it): the records read are the same, those two
+        behind are still held when the failure shows (a member's damage shows at the latest while the
+        record after it is read).
 
         Headers over their limit: in a gzip-per-record file the member is skipped as a
         ``header_too_large`` record and the reading goes on with the next member; elsewhere the
