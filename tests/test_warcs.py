@@ -181,6 +181,31 @@ def test_damage_in_the_middle_costs_only_the_damaged_members_records(tmp_path):
         assert said in outcome["error"], (name, outcome["error"])
 
 
+def test_an_arc_files_reading_goes_on_past_a_corrupt_member(tmp_path):
+    """A per-record gzip ARC file with a corrupt member: the reading goes on at the next member that begins
+    an ARC record's header line, so only the damaged member's page is lost."""
+    def arc_record(url: str, date: str, content_type: str, body: bytes) -> bytes:
+        return f"{url} 10.0.0.1 {date} {content_type} {len(body)}\n".encode() + body + b"\n"
+
+    records = [arc_record("filedesc://t.arc", "20080430204825", "text/plain",
+                          b"1 0 Test\nURL IP-address Archive-date Content-type Archive-length\n")]
+    for n in range(6):
+        page = f"<html><body><p>Side {n} med tekst.</p></body></html>".encode()
+        http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(page)
+        records.append(arc_record(f"http://www.example.no/sak/{n}", f"2008043020{n:04d}", "text/html", http + page))
+    members = [gzip.compress(record) for record in records]
+    path = tmp_path / "IAH-20080430204825-00000-t.arc.gz"
+    path.write_bytes(b"".join(members))
+    clean, outcome = _read_all(path)
+    assert len(clean) == 7 and outcome["status"] == "complete"
+    corrupt = bytearray(members[3])
+    corrupt[20:28] = b"\xff" * 8
+    path.write_bytes(b"".join(members[:3]) + bytes(corrupt) + b"".join(members[4:]))
+    records_read, outcome = _read_all(path)
+    assert records_read == clean[:3] + clean[4:]
+    assert outcome["status"] == "partial" and "the reading went on at byte" in outcome["error"]
+
+
 def test_a_gzip_member_holding_two_records_costs_only_its_second(tmp_path):
     """A per-record file with one gzip member holding two records (warcio stops there: "non-chunked gzip
     file detected"): every record of the other members is read, the member's first record spans the

@@ -13,8 +13,8 @@ indexes), whole-file gzip and lz4 frames (offsets count bytes of the decompresse
 A gzip file's members are checked as warcio inflates them: where one fails to inflate (warcio reads on
 past a corrupt member, or reads one that is no gzip as raw bytes) or the last is left unfinished, the file is
 scanned member by member and the reading stops at the first bad member, as if it had been known from the
-start (:meth:`WarcReader._iterate`), then goes on at the next member that inflates whole and begins a WARC
-record (:func:`next_warc_member`); a file that reads cleanly is inflated once.
+start (:meth:`WarcReader._iterate`), then goes on at the next member that inflates whole and begins a
+record (:func:`next_record_member`); a file that reads cleanly is inflated once.
 """
 
 from __future__ import annotations
@@ -346,14 +346,17 @@ def scan_gzip_members(path: str | Path, start: int = 0) -> tuple[int | None, str
     return None, None, members
 
 
-RESYNC_PROBE_BYTES = 1 << 16  # compressed bytes inflated to see whether a member starts a WARC record
+RESYNC_PROBE_BYTES = 1 << 16  # compressed bytes inflated to see whether a member starts a record
+# An ARC record's header line: URL (spaces are met in it), IP address, 14-digit date, content type, length.
+_ARC_HEADER = re.compile(rb"[^\s][^\n]* \S+ \d{14} \S* ?\d+\r?\n")
 
 
-def next_warc_member(path: str | Path, after: int) -> int | None:
+def next_record_member(path: str | Path, after: int, *, arc: bool = False) -> int | None:
     """Where the first gzip member after byte ``after`` starts that inflates whole and begins a WARC record
-    (past a bad member or garbage, the reading can go on there); None when there is none. Candidates are
-    the places the gzip magic and deflate's method byte stand; bytes that merely look so (inside a member)
-    would have to inflate to "WARC/" and end with a matching CRC-32 and length."""
+    (an ARC record where ``arc``): past a bad member or garbage, the reading can go on there; None when
+    there is none. Candidates are the places the gzip magic and deflate's method byte stand; bytes that
+    merely look so (inside a member) would have to inflate to a record's first line and end with a
+    matching CRC-32 and length."""
     magic = GZIP_MAGIC + b"\x08"
     with open(path, "rb") as stream:
         position, tail = after + 1, b""
@@ -367,22 +370,23 @@ def next_warc_member(path: str | Path, after: int) -> int | None:
             at = data.find(magic)
             while at != -1:
                 candidate = base + at
-                if _starts_warc_member(path, candidate) and gzip_member_end(path, candidate) is not None:
+                if _starts_record(path, candidate, arc) and gzip_member_end(path, candidate) is not None:
                     return candidate
                 at = data.find(magic, at + 1)
             tail = data[-(len(magic) - 1):]
             position += len(block)
 
 
-def _starts_warc_member(path: str | Path, at: int) -> bool:
-    """Does the gzip member at byte ``at`` begin with a WARC record's first line?"""
+def _starts_record(path: str | Path, at: int, arc: bool) -> bool:
+    """Does the gzip member at byte ``at`` begin with a WARC record's first line (an ARC record's)?"""
     with open(path, "rb") as stream:
         stream.seek(at)
         data = stream.read(RESYNC_PROBE_BYTES)
     try:
-        return gzip_decompressor().decompress(data, 16).startswith(b"WARC/")
+        start = gzip_decompressor().decompress(data, 4096)
     except INFLATE_ERRORS:
         return False
+    return _ARC_HEADER.match(start) is not None if arc else start.startswith(b"WARC/")
 
 
 class HeaderTooLarge(Exception):
@@ -709,7 +713,7 @@ class WarcReader:
                 self.outcome.fault(type(stream.error).__name__, _first_line(stream.error))
             return
         # Member by member: the reading stops at a bad member (or garbage) and goes on at the next member
-        # that inflates whole and begins a WARC record (next_warc_member), to the file's end.
+        # that inflates whole and begins a record (next_record_member), to the file's end.
         damage: list[tuple[int, int | None, str]] = []  # (where, where the reading went on, the scan's error)
         start = 0
         while True:
@@ -723,7 +727,7 @@ class WarcReader:
             bad_at, error, _ = self._members or (None, None, 0)
             if bad_at is None:
                 break
-            start = None if self.is_arc else next_warc_member(self.path, bad_at)
+            start = next_record_member(self.path, bad_at, arc=self.is_arc)
             damage.append((bad_at, start, error))
             if start is None:
                 break
