@@ -179,6 +179,15 @@ def test_damage_in_the_middle_costs_only_the_damaged_members_records(tmp_path):
         assert [r[2:] for r in records] == [r[2:] for n, r in enumerate(clean) if n not in lost], name
         assert outcome["status"] == "partial" and outcome["error_class"] == "CorruptGzip", name
         assert said in outcome["error"], (name, outcome["error"])
+    # what ends the reading after it went on is named too: a cut last member, a member that is no record
+    path.write_bytes(b"".join([member[0], bytes(spoilt[1]), *member[2:6], member[6][:-30]]))
+    records, outcome = _read_all(path)
+    assert [r[2:] for r in records] == [r[2:] for r in clean[:1] + clean[2:6]]
+    assert f"(2 damaged stretches, " in outcome["error"]
+    assert outcome["error"].endswith(f"; the last: truncated gzip member at byte {starts[6]}")
+    path.write_bytes(b"".join([member[0], bytes(spoilt[1]), *member[2:5], gzip.compress(b"no record\r\n\r\n")]))
+    records, outcome = _read_all(path)
+    assert len(records) == 4 and outcome["error"].endswith("; then ArchiveLoadFailed: Invalid WARC record, first line: no record")
 
 
 def test_an_arc_files_reading_goes_on_past_a_corrupt_member(tmp_path):

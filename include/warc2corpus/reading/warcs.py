@@ -715,17 +715,21 @@ class WarcReader:
         # Member by member: the reading stops at a bad member (or garbage) and goes on at the next member
         # that inflates whole and begins a record (next_record_member), to the file's end.
         damage: list[tuple[int, int | None, str]] = []  # (where, where the reading went on, the scan's error)
-        start = 0
+        start, own_fault = 0, None  # own_fault: a fault that ended the last stretch read, not gzip damage
         while True:
             self._members, self._region = None, start
+            before = after = None
             if self.scan and gzip_member_end(self.path, start) is None:
                 self._scanned()  # the first member is bad: nothing to read before it
             else:
+                before = (self.outcome.error_class, self.outcome.error)
                 with open(self.path, "rb") as stream:
                     stream.seek(start)
                     yield from self._iterate_guarded(stream, check_members=self.scan)
+                after = (self.outcome.error_class, self.outcome.error)
             bad_at, error, _ = self._members or (None, None, 0)
             if bad_at is None:
+                own_fault = after if start and after != before else None
                 break
             start = next_record_member(self.path, bad_at, arc=self.is_arc)
             damage.append((bad_at, start, error))
@@ -737,6 +741,10 @@ class WarcReader:
                 passed = sum((on if on is not None else size) - at for at, on, _ in damage)
                 error += f"; the reading went on at byte {went_on} (" + \
                     (f"{len(damage)} damaged stretches, " if len(damage) > 1 else "") + f"{passed} bytes passed over)"
+                if len(damage) > 1:
+                    error += f"; the last: {damage[-1][2]}"
+                if own_fault is not None:
+                    error += f"; then {own_fault[0]}: {own_fault[1]}"
             self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
 
     def _scanned(self) -> tuple[int | None, str | None, int]:
