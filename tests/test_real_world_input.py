@@ -115,16 +115,19 @@ def test_every_shared_sample_file(samples, corpus_db, staging_dir):
     profile = {row["file"]: row for row in rows}
     results = run.run_files([folder / row["file"] for row in rows], "samples")  # no exception escapes
     assert len(results) == len(rows)
-    mismatches = []
+    mismatches, read_on = [], []
     for row in rows:
         ledger = ledger_row(corpus_db, folder / row["file"])
         expected = expected_from_profile(row, profile)
         got = (ledger["status"], ledger["counts"].get("records", 0))
-        if got != expected:
+        if expected[0] == got[0] == "partial" and got[1] > expected[1]:
+            read_on.append(row["file"])  # the reading went on past what stopped warcio (a member to skip)
+        elif got != expected:
             mismatches.append((row["file"], expected, got, ledger["error"]))
         if ledger["status"] != "loaded":
             assert ledger["error"] and ledger["error_class"], row["file"]
     assert mismatches == []
+    assert read_on == ["warcio/example-wrong-chunks.warc.gz"]  # a record's body in a member of its own
 
 
 # ---------------------------------------------------------------------------------------------

@@ -185,9 +185,35 @@ def test_damage_in_the_middle_costs_only_the_damaged_members_records(tmp_path):
     assert [r[2:] for r in records] == [r[2:] for r in clean[:1] + clean[2:6]]
     assert f"(2 damaged stretches, " in outcome["error"]
     assert outcome["error"].endswith(f"; the last: truncated gzip member at byte {starts[6]}")
-    path.write_bytes(b"".join([member[0], bytes(spoilt[1]), *member[2:5], gzip.compress(b"no record\r\n\r\n")]))
+    two = gzip.compress(zlib.decompress(member[3], 31) + zlib.decompress(member[4], 31))
+    path.write_bytes(b"".join([member[0], bytes(spoilt[1]), member[2], two, *member[5:]]))
     records, outcome = _read_all(path)
-    assert len(records) == 4 and outcome["error"].endswith("; then ArchiveLoadFailed: Invalid WARC record, first line: no record")
+    assert [r[2:] for r in records] == [r[2:] for r in clean[:1] + clean[2:4] + clean[5:]]
+    assert "; then SharedGzipMember: 1 gzip member (the first at byte" in outcome["error"]
+
+
+def test_a_gzip_member_that_holds_no_record_costs_no_other(tmp_path):
+    """A gzip member that inflates well but holds no WARC record (garbage compressed, another file's
+    member, a record's body in a member of its own) is skipped as not_a_record at its own offset, the
+    reading goes on with the next member, and the file is partial (StrayGzipMember); before, the reading
+    ended there (ArchiveLoadFailed) and every record after it was lost. A gzip file that gives no record
+    at all (no WARC) stays unreadable."""
+    clean_path = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
+    whole = clean_path.read_bytes()
+    clean, _ = _read_all(clean_path)
+    starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)] + [len(whole)]
+    member = [whole[a:b] for a, b in zip(starts, starts[1:])]
+    stray = gzip.compress(b"this is no record at all\r\n\r\n")
+    path = tmp_path / "TEST-20190412093000-00002-stray.warc.gz"
+    path.write_bytes(b"".join([*member[:3], stray, *member[3:]]))
+    records, outcome = _read_all(path)
+    assert [r[2:] for r in records[:3] + records[4:]] == [r[2:] for r in clean]
+    assert records[3][:2] == (starts[3], len(stray)) and records[3][4] == "not_a_record"
+    assert (outcome["status"], outcome["error_class"]) == ("partial", "StrayGzipMember")
+    assert f"the first at byte {starts[3]}" in outcome["error"]
+    path.write_bytes(stray + gzip.compress(b"nor this\r\n"))
+    records, outcome = _read_all(path)
+    assert records == [] and (outcome["status"], outcome["error_class"]) == ("unreadable", "ArchiveLoadFailed")
 
 
 def test_an_arc_files_reading_goes_on_past_a_corrupt_member(tmp_path):

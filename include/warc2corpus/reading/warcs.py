@@ -799,7 +799,8 @@ class WarcReader:
 
         Headers over their limit: in a gzip-per-record file the member is skipped as a
         ``header_too_large`` record and the reading goes on with the next member; elsewhere the
-        record cannot be framed and the reading ends there. A gzip member of a per-record file that
+        record cannot be framed and the reading ends there. So with a gzip member that inflates well but
+        holds no record (``not_a_record``). A gzip member of a per-record file that
         holds more than its first record (another record: warcio stops there, "non-chunked gzip file
         detected", or reads it at an offset no member has; or bytes the record's Content-Length leaves
         out) gives that record, whose extent is the member, and the reading goes on with the next
@@ -810,6 +811,7 @@ class WarcReader:
         fault: Exception | None = None
         stop_at: int | None = None  # where the first bad gzip member starts, once scanned
         shared: list[int] = []  # where gzip members holding more than one record start
+        strays: list[int] = []  # where gzip members holding no record start
 
         def bad_member() -> int | None:
             return self._scanned()[0] if check_members else None
@@ -868,6 +870,29 @@ class WarcReader:
                     stream.seek(_past_padding(stream, end))
                     continue
                 fault = HeaderTooLarge(f"{exc} in the record at byte {start}")
+            except ArchiveLoadFailed as exc:
+                # In a gzip-per-record file that has given a record, a member that inflates well but holds
+                # no record is skipped as ``not_a_record`` and the reading goes on with the next member (the
+                # file is partial); elsewhere, and in a gzip file that gave none (no WARC), it ends here.
+                stop_at = bad_member()
+                if past(stop_at):
+                    break
+                start = iterator.offset
+                end = None
+                if self.outcome.layout == "gzip-per-record" and (held or self.outcome.records) \
+                        and (stop_at is None or start < stop_at):
+                    end = gzip_member_end(self.path, start)
+                if end is None:
+                    fault = exc
+                    break
+                log.warning("%s:%d: not_a_record: %s", self.path, start, _first_line(exc))
+                held.append(Record(self.path, start, end - start, "unknown", None, None, None,
+                                   skip_reason="not_a_record", error=_first_line(exc)))
+                strays.append(start)
+                if len(held) > depth:
+                    yield self._count(held.pop(0))
+                stream.seek(_past_padding(stream, end))
+                continue
             except Exception as exc:  # noqa: BLE001 - the records before the fault still count
                 stop_at = bad_member()
                 if not past(stop_at):
@@ -887,6 +912,10 @@ class WarcReader:
                 self.outcome.fault("TruncatedRecord", f"the file ends inside the record at byte {last.offset}")
         if fault is not None:
             raise fault
+        if strays:
+            self.outcome.fault("StrayGzipMember", (
+                f"{len(strays)} gzip member{'s' if len(strays) > 1 else ''} (the first at byte {strays[0]}) "
+                f"{'hold' if len(strays) > 1 else 'holds'} no record, skipped as not_a_record"))
         if shared:
             self.outcome.fault("SharedGzipMember", (
                 f"{len(shared)} gzip member{'s' if len(shared) > 1 else ''} (the first at byte {shared[0]}) "
