@@ -214,6 +214,17 @@ def test_a_gzip_member_that_holds_no_record_costs_no_other(tmp_path):
     path.write_bytes(stray + gzip.compress(b"nor this\r\n"))
     records, outcome = _read_all(path)
     assert records == [] and (outcome["status"], outcome["error_class"]) == ("unreadable", "ArchiveLoadFailed")
+    # after a member skipped for its headers' size the next reading starts afresh, and warcio parses a line
+    # that looks like an ARC record's header whole before it is refused: the member skipped is still its own
+    raw = gzip.decompress(member[2])
+    big = gzip.compress(raw.replace(b"WARC-Date:", b"X-Long: " + b"y" * 500 + b"\r\nWARC-Date:", 1))
+    arc_like = gzip.compress(b"http://x.no/ 10.0.0.1 20080101000000 text/html 5\nhello\n")
+    path.write_bytes(b"".join([*member[:2], big, arc_like, *member[3:]]))
+    reader = warcs.WarcReader(path, warcs.Limits(max_header_line_bytes=300, max_header_bytes=2000))
+    read = [(r.offset, r.length, r.url, r.record_type, r.skip_reason) for r in reader.records()]
+    assert [r[4] for r in read[2:4]] == ["header_too_large", "not_a_record"]
+    assert read[3][:2] == (starts[2] + len(big), len(arc_like))
+    assert [r[2:] for r in read[4:]] == [r[2:5] for r in clean[3:]]
 
 
 def test_an_arc_files_reading_goes_on_past_a_corrupt_member(tmp_path):

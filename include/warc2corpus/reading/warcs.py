@@ -569,6 +569,7 @@ class _BoundedArchiveIterator(ArchiveIterator):
         super().__init__(stream, arc2warc=arc2warc)
         self.reader = _BoundedLineReader(self.fh, limits, block_size=self.reader.block_size)
         self.loader = _BoundedLoader(limits, arc2warc=arc2warc)
+        self.refused_at: int | None = None  # where a record WarcReader refused (another format) began
 
     def _raise_invalid_gzip_err(self):
         try:
@@ -877,7 +878,8 @@ class WarcReader:
                 stop_at = bad_member()
                 if past(stop_at):
                     break
-                start = iterator.offset
+                # the member's start: where the record being parsed began, or where the one _next refused did
+                start = iterator.offset if iterator.refused_at is None else iterator.refused_at
                 end = None
                 if self.outcome.layout == "gzip-per-record" and (held or self.outcome.records) \
                         and (stop_at is None or start < stop_at):
@@ -931,7 +933,8 @@ class WarcReader:
             if warc_record is None:
                 return None
             if not self.is_arc and warc_record.format != "warc":
-                raise ArchiveLoadFailed(f"not a WARC record at byte {iterator.get_record_offset()}")
+                iterator.refused_at = iterator.get_record_offset()
+                raise ArchiveLoadFailed(f"not a WARC record at byte {iterator.refused_at}")
             record = self._record(warc_record)
             record.offset = iterator.get_record_offset()
             record.length = iterator.get_record_length()
