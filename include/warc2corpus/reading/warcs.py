@@ -625,6 +625,18 @@ def _past_padding(stream: BinaryIO, at: int) -> int:
             return at
 
 
+def _members_said(starts: list[int], what: str) -> str:
+    """"2 gzip members (the first at byte 516) hold <what>"."""
+    many = len(starts) > 1
+    return (f"{len(starts)} gzip member{'s' if many else ''} (the first at byte {starts[0]}) "
+            f"{'hold' if many else 'holds'} {what}")
+
+
+def _gzip_fault(error: str) -> str:
+    """The fault class of the member scan's error."""
+    return "TruncatedGzip" if error.startswith("truncated") else "CorruptGzip"
+
+
 class _DecompressedStream:
     """A whole-file gzip's or an lz4 file's decompressed stream that ends where the compressed data does
     (a cut, and for gzip also corrupt data or bytes after the last member that are no gzip), the error kept
@@ -709,7 +721,7 @@ class WarcReader:
                 stream = _DecompressedStream(stream, (EOFError, OSError, *INFLATE_ERRORS))  # BadGzipFile: OSError
                 yield from self._iterate_guarded(stream)
             if bad_at is not None:
-                self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
+                self.outcome.fault(_gzip_fault(error), error)
             elif stream.error is not None:
                 self.outcome.fault(type(stream.error).__name__, _first_line(stream.error))
             return
@@ -746,7 +758,7 @@ class WarcReader:
                     error += f"; the last: {damage[-1][2]}"
                 if own_fault is not None:
                     error += f"; then {own_fault[0]}: {own_fault[1]}"
-            self.outcome.fault("TruncatedGzip" if error.startswith("truncated") else "CorruptGzip", error)
+            self.outcome.fault(_gzip_fault(error), error)
 
     def _scanned(self) -> tuple[int | None, str | None, int]:
         """The member scan (:func:`scan_gzip_members`) from where the reading began, made once."""
@@ -820,6 +832,23 @@ class WarcReader:
         def past(at: int | None) -> bool:  # a record read lies at or past the first bad member
             return at is not None and any(record.offset >= at for record in held)
 
+        def member_end(start: int | None) -> int | None:
+            """Where the gzip member at ``start`` ends, in a per-record file and before the first bad
+            member; else (or when it does not end well) None: the reading cannot go on past it."""
+            if start is None or self.outcome.layout != "gzip-per-record" \
+                    or (stop_at is not None and start >= stop_at):
+                return None
+            return gzip_member_end(self.path, start)
+
+        def skip_member(start: int, end: int, reason: str, error: str) -> Iterator[Record]:
+            """The member as a record skipped for ``reason``; the reading goes on after it."""
+            log.warning("%s:%d: %s: %s", self.path, start, reason, error)
+            held.append(Record(self.path, start, end - start, "unknown", None, None, None,
+                               skip_reason=reason, error=error))
+            if len(held) > depth:
+                yield self._count(held.pop(0))
+            stream.seek(_past_padding(stream, end))
+
         while True:
             # ARC records are converted only in ARC files: warcio reads garbage in a WARC file as an
             # ARC record, which must end the reading instead.
@@ -841,10 +870,7 @@ class WarcReader:
                 # The record before holds a member with more records in it: it keeps the member as its
                 # extent (warcio's length for it is wrong) and the reading goes on with the next member.
                 last = held[-1] if held else None
-                end = None
-                if last is not None and self.outcome.layout == "gzip-per-record" \
-                        and (stop_at is None or last.offset < stop_at):
-                    end = gzip_member_end(self.path, last.offset)
+                end = member_end(last.offset if last else None)
                 if end is None:
                     fault = exc
                     break
@@ -859,16 +885,9 @@ class WarcReader:
                 if past(stop_at):
                     break
                 start = iterator.offset  # the record at fault (its gzip member in a per-record file)
-                end = None
-                if self.outcome.layout == "gzip-per-record" and (stop_at is None or start < stop_at):
-                    end = gzip_member_end(self.path, start)
+                end = member_end(start)
                 if end is not None:
-                    log.warning("%s:%d: header_too_large: %s", self.path, start, exc)
-                    held.append(Record(self.path, start, end - start, "unknown", None, None, None,
-                                       skip_reason="header_too_large", error=str(exc)))
-                    if len(held) > depth:
-                        yield self._count(held.pop(0))
-                    stream.seek(_past_padding(stream, end))
+                    yield from skip_member(start, end, "header_too_large", str(exc))
                     continue
                 fault = HeaderTooLarge(f"{exc} in the record at byte {start}")
             except ArchiveLoadFailed as exc:
@@ -880,20 +899,12 @@ class WarcReader:
                     break
                 # the member's start: where the record being parsed began, or where the one _next refused did
                 start = iterator.offset if iterator.refused_at is None else iterator.refused_at
-                end = None
-                if self.outcome.layout == "gzip-per-record" and (held or self.outcome.records) \
-                        and (stop_at is None or start < stop_at):
-                    end = gzip_member_end(self.path, start)
+                end = member_end(start) if held or self.outcome.records else None
                 if end is None:
                     fault = exc
                     break
-                log.warning("%s:%d: not_a_record: %s", self.path, start, _first_line(exc))
-                held.append(Record(self.path, start, end - start, "unknown", None, None, None,
-                                   skip_reason="not_a_record", error=_first_line(exc)))
+                yield from skip_member(start, end, "not_a_record", _first_line(exc))
                 strays.append(start)
-                if len(held) > depth:
-                    yield self._count(held.pop(0))
-                stream.seek(_past_padding(stream, end))
                 continue
             except Exception as exc:  # noqa: BLE001 - the records before the fault still count
                 stop_at = bad_member()
@@ -915,15 +926,13 @@ class WarcReader:
         if fault is not None:
             raise fault
         if strays:
-            self.outcome.fault("StrayGzipMember", (
-                f"{len(strays)} gzip member{'s' if len(strays) > 1 else ''} (the first at byte {strays[0]}) "
-                f"{'hold' if len(strays) > 1 else 'holds'} no record, skipped as not_a_record"))
+            self.outcome.fault("StrayGzipMember", _members_said(strays, "no record, skipped as not_a_record"))
         if shared:
-            self.outcome.fault("SharedGzipMember", (
-                f"{len(shared)} gzip member{'s' if len(shared) > 1 else ''} (the first at byte {shared[0]}) "
-                f"{'hold' if len(shared) > 1 else 'holds'} more than the record at {'their' if len(shared) > 1 else 'its'} "
-                f"start (another record, or bytes its Content-Length leaves out): only that record is read "
-                f"(`warcio recompress` rewrites a file of several records a member with a member for each)"))
+            many = len(shared) > 1
+            self.outcome.fault("SharedGzipMember", _members_said(shared, (
+                f"more than the record at {'their' if many else 'its'} start (another record, or bytes its "
+                f"Content-Length leaves out): only that record is read (`warcio recompress` rewrites a file of "
+                f"several records a member with a member for each)")))
 
     def _next(self, iterator: _BoundedArchiveIterator) -> Record | None:
         """The next record read whole, with what the libraries said meanwhile; None at the end."""
