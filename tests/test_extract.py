@@ -95,6 +95,24 @@ def test_undeclared_latin1_falls_back_to_cp1252():
     assert charsets.decode_html(WORD.encode("iso-8859-1")) == WORD
 
 
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("header", ["text/html; charset=iso-8859-1", "text/html; charset=utf-8", "text/html", None])
+def test_a_byte_order_mark_outweighs_every_label(encoding, header):
+    """As browsers read a page (WHATWG): a UTF-8 page saved with a BOM and served by a server whose
+    default label is iso-8859-1 reads right; so does UTF-16 with its mark, whatever the header says."""
+    html = f'<html><head><meta charset="iso-8859-1"><title>{WORD}</title></head><body><p>{WORD} ✓</p></body></html>'
+    body = html.encode(encoding)
+    if encoding in ("utf-16-le", "utf-16-be"):  # the mark written by hand, in the encoding's own order
+        body = (b"\xff\xfe" if encoding.endswith("le") else b"\xfe\xff") + body
+    assert charsets.decode_html(body, header).lstrip("\ufeff") == html
+
+
+def test_bytes_that_merely_begin_as_a_utf16_mark_are_not_read_as_utf16():
+    body = "ÿþ<html><body><p>Blåbær på låven</p></body></html>".encode("cp1252")
+    assert charsets.decode_html(body, "text/html; charset=windows-1252") == body.decode("cp1252")
+    assert "Blåbær på låven" in charsets.decode_html(body)
+
+
 # --- split_paragraphs ------------------------------------------------------------------------------
 
 
