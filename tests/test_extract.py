@@ -113,6 +113,42 @@ def test_bytes_that_merely_begin_as_a_utf16_mark_are_not_read_as_utf16():
     assert "Blåbær på låven" in charsets.decode_html(body)
 
 
+# --- pages nested deeper than libxml2's default limit ---------------------------------------------
+
+
+def _thread(posts: int, opener: str, closer: str = "") -> str:
+    """A forum thread of an old site: each post opened by ``opener`` (and closed by ``closer``)."""
+    return ("<html><head><title>Været i Bergen</title></head><body><h1>Været i Bergen</h1>"
+            + "".join(f"{opener}<p>Innlegg {i}: {BODY[i % 3]}</p>{closer}\n" for i in range(posts))
+            + "</body></html>")
+
+
+@pytest.mark.parametrize("opener", ['<font face="Arial">', '<div class="innlegg">'])
+def test_a_page_whose_tags_are_never_closed_keeps_all_its_text(opener, caplog):
+    """libxml2 stops at 256 nested elements unless told otherwise: a thread of 600 posts, each opening a
+    <font> or <div> it never closes, kept 253 of them. Now every post, as with the tags closed, and a
+    notice says what was done."""
+    closer = "</font>" if "font" in opener else "</div>"
+    closed = extract.extract(_thread(600, opener, closer), "https://forum.example.no/tråd/1").paragraphs
+    with caplog.at_level("WARNING", logger="lxml"):
+        unclosed = extract.extract(_thread(600, opener), "https://forum.example.no/tråd/1").paragraphs
+    assert len(closed) == 600 and unclosed == closed
+    assert any("deeper than libxml2's limit" in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.parametrize("depth", [300, 2000, 5000])
+def test_a_page_wrapped_in_thousands_of_elements_keeps_its_text(depth):
+    """A page inside 300 or 2,000 bare <div>s (beyond 256: nothing of it was kept) reads as without
+    them; deeper than lxml's ``huge_tree`` goes (2,048), its wrapper tags are left out before parsing
+    and the text is kept all the same — in no case does the code that recurses through the tree (ours,
+    trafilatura's) meet a tree deeper than FLAT_DEPTH + FLAT_SLACK levels."""
+    page = ("<html><head><title>Holmenkollen</title></head><body>" + "<div>" * depth + "<article><h1>Holmenkollen</h1>"
+            + "".join(f"<p>{p}</p>" for p in BODY) + "</article>" + "</div>" * depth + "</body></html>")
+    tree = extract.parse(page)
+    assert not tree.xpath("/*" * (extract.FLAT_DEPTH + extract.FLAT_SLACK))
+    assert extract.extract(page, "https://www.example.no/sport/1", tree=tree).paragraphs == BODY
+
+
 # --- split_paragraphs ------------------------------------------------------------------------------
 
 

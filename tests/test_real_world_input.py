@@ -573,6 +573,41 @@ def test_a_utf8_page_with_a_few_broken_bytes_stays_utf8(samples, tmp_path, corpu
             assert len(kept) >= len(expected) - 4 and any("ø" in p for p in kept), source
 
 
+def test_a_bom_and_a_page_nested_too_deep_reach_the_corpus_whole(samples, tmp_path, corpus_db, staging_dir,
+                                                                accept_all, caplog):
+    """A real Norwegian page (NRK) saved with a UTF-8 byte order mark and served as iso-8859-1 (a
+    server's default label) was stored garbled ("TÃ¥rene"); the same page inside 300 <div>s left open
+    was stored without a word of its text (libxml2 stops at 256 levels). Both now as the page itself,
+    and the second's notice is logged with its file and offset and counted."""
+    from warc2corpus.text import extract
+
+    page = gzip.decompress((samples / "news_fundus" / "test_data" / "no" / "NRK_2024_08_05.html.gz").read_bytes())
+    url = ("https://www.nrk.no/ol/ol-i-paris-2024_-tarene-rant-for-stavhopper-lene-retzius-_-sa-kom-sjokkvendingen"
+           "-1.16990729")
+    expected = extract.extract(page.decode("utf-8"), url).paragraphs
+    assert len(expected) > 5 and any("å" in p for p in expected)
+    body_at = page.index(b">", page.index(b"<body")) + 1
+    nested = page[:body_at] + b"<div>" * 300 + page[body_at:]
+    accept_all("www.nrk.no")
+
+    def records(writer):
+        write_record(writer, url, b"\xef\xbb\xbf" + page, content_type="text/html; charset=iso-8859-1")
+        write_record(writer, url + "-nestet", nested, content_type="text/html; charset=utf-8",
+                     date="2024-03-01T12:00:01Z")
+
+    warc = build_warc(tmp_path / "nrk.warc.gz", [records])
+    with caplog.at_level("INFO"):
+        run.run_files([warc], "bom-and-depth")
+    with psycopg.connect(corpus_db) as conn:
+        for source in (url, url + "-nestet"):
+            stored = [r[0] for r in conn.execute("SELECT p.text FROM paragraphs p JOIN documents d USING (doc_id)"
+                                                 " WHERE d.url = %s ORDER BY p.seq", (source,))]
+            assert stored == [" ".join(p.split()) for p in expected], source
+    notices = [r.getMessage() for r in caplog.records if ": lxml: " in r.getMessage()]
+    assert len(notices) == 1 and notices[0].startswith(f"{warc.resolve()}:") and "deeper than" in notices[0]
+    assert ledger_row(corpus_db, warc)["counts"]["warnings"] == {"lxml": 1}
+
+
 def test_library_warnings_are_logged_with_file_and_offset(samples, corpus_db, staging_dir, caplog, capfd):
     """warcio warns of a record whose Content-Length is wrong (straight to stderr) and of spaces in a
     target URI (its logger), naming neither the file nor the record: both come out as one log line

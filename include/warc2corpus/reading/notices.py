@@ -20,7 +20,7 @@ from typing import Iterable, Iterator
 
 log = logging.getLogger(__name__)
 
-LIBRARY_LOGGERS = ("warcio", "trafilatura", "htmldate", "courlan", "justext", "charset_normalizer")
+LIBRARY_LOGGERS = ("warcio", "trafilatura", "htmldate", "courlan", "justext", "charset_normalizer", "lxml")
 MESSAGE_CHARACTERS = 300
 
 

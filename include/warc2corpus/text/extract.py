@@ -139,14 +139,11 @@ def _loader():
     million calls, 4 % of ``warc2corpus run`` on the bench's WARC). That lookup gives forms and their
     fields classes of their own, which nothing reading the tree uses: the texts and metadata come out
     the same (``tests/test_extract.py``)."""
-    from lxml import etree, html
     from trafilatura import utils
 
     from warc2corpus.text import justext_paragraphs
 
-    utils.HTML_PARSER.set_element_class_lookup(etree.ElementDefaultClassLookup(
-        element=html.HtmlElement, comment=html.HtmlComment, pi=html.HtmlProcessingInstruction,
-        entity=html.HtmlEntity))
+    utils.HTML_PARSER.set_element_class_lookup(_element_classes())
     if ControlCharacters.stands_in_for(utils.INVALID_XML_CHARS):
         utils.INVALID_XML_CHARS = ControlCharacters(utils.INVALID_XML_CHARS)
     xpaths.walk_xpaths()
@@ -201,14 +198,128 @@ def read_on(html: str) -> str:
 
 
 def parse(html: str):
-    """The page's lxml tree (trafilatura's loader), or None when it is not HTML at all."""
+    """The page's lxml tree (trafilatura's loader), or None when it is not HTML at all. A page nested
+    deeper than libxml2 parses by default is parsed again, and flattened (:func:`_parse_deep`)."""
     load_html = _loader()
     if not html or not html.strip():
         return None
     try:
-        return load_html(read_on(html))
+        tree = load_html(read_on(html))
     except (TypeError, ValueError):
         return None
+    if tree is not None and _stopped_at_depth_limit():
+        deep = _parse_deep(read_on(html))
+        return tree if deep is None else deep
+    return tree
+
+
+# libxml2 stops parsing a page at 256 nested elements unless told otherwise (XML_PARSE_HUGE), and
+# what follows is lost without a word: a page that leaves tags open — a <font> or a <div> a line or a
+# post, never closed — goes that deep (a forum thread of 600 posts so written kept 253; a news page
+# inside 250 <div>s, nothing). Such a page is parsed again without that limit (lxml's ``huge_tree``:
+# 2,048 levels) and flattened below FLAT_DEPTH, since the code that reads the tree, trafilatura's and
+# ours, recurses through it and has only ever been given trees under 256 levels. (None of the 5,142
+# pages of the eval sets, shared and wider, goes that deep.)
+FLAT_DEPTH = 200
+FLAT_SLACK = 50
+# Below FLAT_DEPTH, these elements are kept (text blocks, and what trafilatura reads inside them);
+# every other one (div, span, font, section, table, list ...) gives way to its content.
+FLAT_KEPT = frozenset(("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote", "br", "a", "img"))
+_DEEP_TAGS = re.compile(r"</?(?!(?:p|h[1-6]|li|pre|blockquote|br|a|img|html|head|body|title|meta|link|script|style)\b)"
+                        r"[A-Za-z][^\s/>]*[^>]*>", re.IGNORECASE)
+
+
+def _stopped_at_depth_limit(parser=None) -> bool:
+    """Did the last parse by ``parser`` (trafilatura's) stop at libxml2's depth limit?"""
+    if parser is None:
+        from trafilatura import utils
+
+        parser = utils.HTML_PARSER
+    return any(entry.type_name == "ERR_RESOURCE_LIMIT" and "depth" in entry.message for entry in parser.error_log)
+
+
+def _element_classes():
+    """lxml.html's element classes by lxml's C-level lookup (see :func:`_loader`)."""
+    from lxml import etree, html
+
+    return etree.ElementDefaultClassLookup(element=html.HtmlElement, comment=html.HtmlComment,
+                                           pi=html.HtmlProcessingInstruction, entity=html.HtmlEntity)
+
+
+@lru_cache(maxsize=1)
+def _deep_parser():
+    """trafilatura's parser (the same options and element classes) without libxml2's depth limit."""
+    from lxml import etree
+
+    parser = etree.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True,
+                              remove_pis=True, huge_tree=True)
+    parser.set_element_class_lookup(_element_classes())
+    return parser
+
+
+def _parse_deep(html: str):
+    """The page parsed by trafilatura's loader without libxml2's usual depth limit and flattened below
+    FLAT_DEPTH levels (see FLAT_KEPT); a page deeper still than that parser allows loses its wrapper tags
+    (all but FLAT_KEPT's and the document's own) first. A notice (``lxml``) says what was done."""
+    from trafilatura import utils
+
+    saved, utils.HTML_PARSER = utils.HTML_PARSER, _deep_parser()
+    how = "parsed again without it"
+    try:
+        tree = utils.load_html(html)
+        if tree is not None and _stopped_at_depth_limit(utils.HTML_PARSER):
+            how = "parsed again without it and without its wrapper tags (deeper than 2,048 levels)"
+            tree = utils.load_html(_DEEP_TAGS.sub(" ", html))
+    except (TypeError, ValueError):
+        return None
+    finally:
+        utils.HTML_PARSER = saved
+    if tree is None:
+        return None
+    unwrapped = _flatten(tree)
+    logging.getLogger("lxml").warning("a page nested deeper than libxml2's limit of 256 elements: %s; %d "
+                                      "elements below %d levels unwrapped", how, unwrapped, FLAT_DEPTH)
+    return tree
+
+
+def _flatten(tree) -> int:
+    """The tree below FLAT_DEPTH levels made shallower, keeping what can be kept, in steps taken only
+    while it is still deeper than FLAT_DEPTH + FLAT_SLACK levels: (1) wrappers given way to their
+    content — an element with no attribute and no text whose one child is of its own tag, which adds a
+    level and nothing else (a page wrapped in hundreds of bare <div>s); (2) an element of the same tag as its parent (unclosed
+    <font>s or <div>s, a line each) but FLAT_KEPT's; (3) every element but FLAT_KEPT's; (4) every element.
+    How many elements gave way."""
+    from lxml import etree
+
+    deep = tree.xpath("/*" * FLAT_DEPTH)
+    if not deep:
+        return 0
+
+    def still_too_deep() -> bool:
+        return bool(tree.xpath("/*" * (FLAT_DEPTH + FLAT_SLACK)))
+
+    def below() -> list:
+        return [d for element in deep for d in element.iterdescendants()]
+
+    before = len(below())
+    for step in ("wrappers", "same_tag", "kept", "all"):
+        if not still_too_deep():
+            break
+        if step == "wrappers":
+            for d in below():
+                if not d.attrib and not (d.text or "").strip() and len(d) == 1 and d[0].tag == d.tag \
+                        and not (d[0].tail or "").strip():
+                    d.drop_tag()
+        elif step == "same_tag":
+            for d in below():
+                parent = d.getparent()
+                if d.tag not in FLAT_KEPT and parent is not None and parent.tag == d.tag:
+                    d.drop_tag()
+        else:
+            for element in deep:
+                etree.strip_tags(element, *({d.tag for d in element.iterdescendants() if d.tag not in FLAT_KEPT}
+                                            if step == "kept" else ("*",)))
+    return before - len(below())
 
 
 # ---------------------------------------------------------------------------------------------
