@@ -1,7 +1,8 @@
 """What the libraries say while one record is read and extracted, kept with the record.
 
 warcio, trafilatura, htmldate, courlan and justext warn through Python's ``warnings``, their
-``logging`` loggers or (warcio) straight to stderr, never naming the WARC file. :func:`captured`
+``logging`` loggers or (warcio) straight to stderr, never naming the WARC file; what libxml2 reports
+that changes a page's text (its depth limit, ``text.extract.parse``) is logged as ``lxml``'s. :func:`captured`
 collects those messages during one record's reading or extraction instead of letting them reach
 the terminal; :func:`per_record` logs them once per record as ``<file>:<offset>: <library>:
 <message>`` and counts them by library.
