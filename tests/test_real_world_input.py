@@ -11,8 +11,11 @@ import csv
 import gzip
 import hashlib
 import io
+import random
 import re
+import string
 import time
+import zlib
 from pathlib import Path
 
 import psycopg
@@ -516,6 +519,46 @@ def test_br_bodies_bombs_and_a_corrupt_body(tmp_path, corpus_db, staging_dir, ac
                        "https://www.fjordposten.no/br-bomb": "too_large",
                        "https://www.fjordposten.no/gzip-bomb": "too_large"}
     assert "Hurtigbåten mellom Fjordvik og Nesøy" in text
+
+
+def test_zstd_bodies_stacked_encodings_and_an_unknown_one(tmp_path, corpus_db, staging_dir, accept_all):
+    """Chrome asks for zstd since 2024, so a browser-based crawler's WARC holds zstd bodies: they were
+    stored as empty pages (`empty_text`), as were bodies in two encodings ("gzip, br", undone last
+    first). Now they are documents, a zstd bomb is too_large, a body cut short gives its start, and one
+    in an encoding not read here that is no text is a decode_error, not an empty page."""
+    import brotli
+    import zstandard
+
+    accept_all("www.fjordposten.no")
+    zstd = zstandard.ZstdCompressor().compress
+    bomb = b"<html><body>" + b"<p>bombe</p>" * (64 * 2**20 // 12)
+    noise = "".join(random.Random(1).choices(string.ascii_letters, k=400_000)).encode()  # some zstd blocks
+    pages = [("zstd", zstd(ARTICLE.replace("Ferja", "Hurtigbåten").encode()), "zstd"),
+             ("gzip-br", brotli.compress(gzip.compress(ARTICLE.replace("Ferja", "Bussen").encode())), "gzip, br"),
+             ("gzip-gzip", gzip.compress(gzip.compress(ARTICLE.replace("Ferja", "Toget").encode())), "x-gzip,GZIP"),
+             ("identity", ARTICLE.replace("Ferja", "Fly").encode(), "identity"),
+             ("zstd-cut", zstd(ARTICLE.replace("Ferja", "Sykkelen").encode() + b"<!-- " + noise + b" -->")[:-2000], "zstd"),
+             ("zstd-bomb", zstd(bomb), "zstd"),
+             ("compress", zlib.compress(ARTICLE.encode()), "compress")]
+
+    def records(writer):
+        for n, (name, body, encoding) in enumerate(pages):
+            write_record(writer, f"https://www.fjordposten.no/{name}", body, date=f"2024-03-01T12:00:0{n}Z",
+                         extra_http=[("Content-Encoding", encoding)])
+
+    warc = build_warc(tmp_path / "zstd.warc.gz", [records])
+    run.run_files([warc], "zstd")
+    row = ledger_row(corpus_db, warc)
+    assert row["status"] == "loaded" and row["counts"]["skipped"] == {"decode_error": 1, "too_large": 1}
+    with psycopg.connect(corpus_db) as conn:
+        texts = dict(conn.execute("SELECT d.url, string_agg(p.text, ' ') FROM paragraphs p JOIN documents d"
+                                  " USING (doc_id) GROUP BY d.url").fetchall())
+        reasons = dict(conn.execute("SELECT url, reason FROM rejections").fetchall())
+    for name, word in (("zstd", "Hurtigbåten"), ("gzip-br", "Bussen"), ("gzip-gzip", "Toget"), ("identity", "Fly"),
+                       ("zstd-cut", "Sykkelen")):
+        assert word in texts[f"https://www.fjordposten.no/{name}"], name
+    assert reasons == {"https://www.fjordposten.no/zstd-bomb": "too_large",
+                       "https://www.fjordposten.no/compress": "decode_error"}
 
 
 def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, accept_all):

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 import brotli
+import zstandard
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import ChunkedDataReader, DecompressingBufferedReader
 from warcio.exceptions import ArchiveLoadFailed
@@ -51,7 +52,7 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 GZIP_MAGIC = b"\x1f\x8b"
 GZIP_PADDING = b"\r\n\t \x00"  # blank bytes some writers leave between gzip members
 LZ4_MAGIC = b"\x04\x22\x4d\x18"
-CONTENT_ENCODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br"}
+CONTENT_ENCODINGS = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br", "zstd": "zstd"}
 
 # A gzip WARC's members (warcio's reading, and the member scan where it is needed), and a body's gzip or
 # deflate content encoding, are inflated with zlib-ng's inflate where Python's zlib has zlib's: the same
@@ -249,23 +250,33 @@ class DecodeError(ValueError):
 
 def decode_payload(raw: bytes, transfer_encoding: str | None, content_encoding: str | None,
                    limit: int) -> bytes | None:
-    """Undo chunking and gzip/deflate/br; None when the result would exceed ``limit`` bytes.
+    """Undo chunking and the content encodings (gzip, deflate, br, zstd; several, listed in the order
+    they were applied, undone last first); None when the result would exceed ``limit`` bytes.
 
     A body that claims an encoding it does not have (the decoder refuses it and the bytes read as
     text) is passed on as it is, since servers often mislabel; a body in its encoding that breaks
-    off early gives what came before the break. Raises :class:`DecodeError` for a corrupt one.
+    off early gives what came before the break. Raises :class:`DecodeError` for a corrupt one, and for
+    one in an encoding not known here that does not read as text (it was stored as an empty page).
     """
     if transfer_encoding and "chunked" in transfer_encoding.lower():
         raw = ChunkedDataReader(io.BytesIO(raw)).read()  # never longer than the chunked body
-    encoding = CONTENT_ENCODINGS.get((content_encoding or "").strip().lower())
-    if encoding is None:
-        return raw if len(raw) <= limit else None
-    try:
-        return _decompress(raw, encoding, limit)
-    except (*INFLATE_ERRORS, brotli.error) as exc:
-        if _reads_as_text(raw):
-            return raw if len(raw) <= limit else None
-        raise DecodeError(f"corrupt {encoding} body: {exc}") from exc
+    named = [name.strip().lower() for name in (content_encoding or "").split(",")]
+    for name in reversed([name for name in named if name and name != "identity"]):
+        encoding = CONTENT_ENCODINGS.get(name)
+        if encoding is None:
+            if _reads_as_text(raw):
+                break
+            raise DecodeError(f"a body in a content encoding not read here: {name}")
+        try:
+            decoded = _decompress(raw, encoding, limit)
+        except (*INFLATE_ERRORS, brotli.error, zstandard.ZstdError) as exc:
+            if _reads_as_text(raw):
+                break
+            raise DecodeError(f"corrupt {encoding} body: {exc}") from exc
+        if decoded is None:
+            return None
+        raw = decoded
+    return raw if len(raw) <= limit else None
 
 
 def _decompress(raw: bytes, encoding: str, limit: int) -> bytes | None:
@@ -281,6 +292,16 @@ def _decompress(raw: bytes, encoding: str, limit: int) -> bytes | None:
                 break
             parts.append(part)
             size += len(part)
+        return b"".join(parts) if size <= limit else None
+    if encoding == "zstd":  # sent to browsers that ask for it (Chrome since 2024): browser-based crawlers' WARCs
+        parts, size = [], 0
+        with zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True) as reader:
+            while size <= limit:
+                part = reader.read(limit + 1 - size)
+                if not part:
+                    break
+                parts.append(part)
+                size += len(part)
         return b"".join(parts) if size <= limit else None
     if encoding == "gzip":
         decoded = gzip_decompressor().decompress(raw, limit + 1)
