@@ -561,6 +561,38 @@ def test_zstd_bodies_stacked_encodings_and_an_unknown_one(tmp_path, corpus_db, s
                        "https://www.fjordposten.no/compress": "decode_error"}
 
 
+def test_a_page_without_a_content_type_is_sniffed_as_a_browser_does(tmp_path, corpus_db, staging_dir, accept_all):
+    """A response with no Content-Type (or "application/unknown") is HTML when its bytes open with one of
+    the tags the WHATWG's sniffing names, as a browser shows it: such pages were skipped as not_html.
+    JSON without a type, and HTML labelled text/plain (which a browser shows as text), are not_html."""
+    accept_all("www.fjordposten.no")
+
+    def untyped(writer, name, body, date, content_type=None):
+        headers = [("Server", "Apache")] + ([("Content-Type", content_type)] if content_type else [])
+        writer.write_record(writer.create_warc_record(
+            f"https://www.fjordposten.no/{name}", "response", payload=io.BytesIO(body),
+            http_headers=StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1"),
+            warc_headers_dict={"WARC-Date": date}))
+
+    def records(writer):
+        untyped(writer, "uten-type", ("\r\n  " + ARTICLE.replace("Ferja", "Bussen")).encode(), "2024-03-01T12:00:01Z")
+        untyped(writer, "ukjent-type", ARTICLE.replace("Ferja", "Toget").encode(), "2024-03-01T12:00:02Z",
+                "application/unknown")
+        untyped(writer, "json", b'{"title": "<p>Ferja</p>"}', "2024-03-01T12:00:03Z")
+        untyped(writer, "tekst", ARTICLE.replace("Ferja", "Flyet").encode(), "2024-03-01T12:00:04Z", "text/plain")
+
+    assert ARTICLE.lstrip().lower().startswith(("<!doctype html", "<html"))
+    warc = build_warc(tmp_path / "untyped.warc.gz", [records])
+    run.run_files([warc], "untyped")
+    row = ledger_row(corpus_db, warc)
+    assert row["counts"]["skipped"] == {"not_html": 2}
+    with psycopg.connect(corpus_db) as conn:
+        texts = dict(conn.execute("SELECT d.url, string_agg(p.text, ' ') FROM paragraphs p JOIN documents d"
+                                  " USING (doc_id) GROUP BY d.url").fetchall())
+    assert set(texts) == {"https://www.fjordposten.no/uten-type", "https://www.fjordposten.no/ukjent-type"}
+    assert "Bussen" in texts["https://www.fjordposten.no/uten-type"] and "Toget" in texts["https://www.fjordposten.no/ukjent-type"]
+
+
 def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, accept_all):
     from test_warcs import build_huge_header_warc
 

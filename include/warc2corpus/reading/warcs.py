@@ -235,6 +235,22 @@ def _is_html(content_type: str | None) -> bool:
     return bool(content_type) and content_type.split(";")[0].strip().lower() in HTML_TYPES
 
 
+# A response without a Content-Type, or with one that says nothing, is what its bytes are, as a browser
+# sniffs it (WHATWG MIME Sniffing, "identifying an unknown MIME type"): HTML when, after blank bytes, it
+# opens with one of the tags the standard names. Such pages were skipped as not_html.
+UNKNOWN_TYPES = frozenset(("", "unknown/unknown", "application/unknown", "*/*"))
+_HTML_OPENING = re.compile(rb"(?:\xef\xbb\xbf)?[\t\n\x0c\r ]*(?:<!--|<(?:!doctype html|html|head|script|iframe|h1|div|"
+                           rb"font|table|a|style|title|b|body|br|p)[ >])", re.IGNORECASE)
+
+
+def _type_unknown(content_type: str | None) -> bool:
+    return (content_type or "").split(";")[0].strip().lower() in UNKNOWN_TYPES
+
+
+def _sniffs_as_html(body: bytes) -> bool:
+    return _HTML_OPENING.match(body) is not None
+
+
 def _read_bounded(stream: BinaryIO, limit: int) -> bytes | None:
     """Up to ``limit`` bytes; None when the stream holds more (or cannot be decoded)."""
     try:
@@ -1018,7 +1034,7 @@ class WarcReader:
         record.headers = dict(http.headers)
         if record.http_status != 200:
             record.skip_reason = "http_status"
-        elif not _is_html(record.content_type):
+        elif not _is_html(record.content_type) and not _type_unknown(record.content_type):
             record.skip_reason = "not_html"
         elif record.harvest_time is None:
             record.skip_reason = "no_warc_date"  # a document's harvest time is never guessed
@@ -1026,6 +1042,8 @@ class WarcReader:
             record.skip_reason = "too_large"     # skipped without reading it into memory
         else:
             self._read_body(warc_record, record, digest)
+            if record.body is not None and not _is_html(record.content_type) and not _sniffs_as_html(record.body):
+                record.skip_reason, record.body = "not_html", None
         return record
 
     def _read_body(self, warc_record, record: Record, digest) -> None:
