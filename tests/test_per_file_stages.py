@@ -17,7 +17,7 @@ def _doc(doc_id: int, host: str, offset: int, harvest_time: str | None, n_tokens
     return {"doc_id": doc_id, "host": host, "warc_file": "a.warc.gz", "record_offset": offset,
             "record_length": 100, "record_id": f"<urn:uuid:{offset}>", "url": f"https://{host}/{doc_id}",
             "harvest_time": harvest_time, "record_url": f"https://{host}/{doc_id}", "payload_digest": None,
-            "digest_ok": None, "n_tokens": n_tokens, "title": "Æ, ø og å — «sitat»",
+            "digest_ok": None, "truncated": None, "n_tokens": n_tokens, "title": "Æ, ø og å — «sitat»",
             "paragraphs": [["Kommunen sparer penger.", ["Kommunen", "sparer", "penger", "."], [0, 9, 16, 22], "nob"]]}
 
 

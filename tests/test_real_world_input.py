@@ -593,6 +593,33 @@ def test_a_page_without_a_content_type_is_sniffed_as_a_browser_does(tmp_path, co
     assert "Bussen" in texts["https://www.fjordposten.no/uten-type"] and "Toget" in texts["https://www.fjordposten.no/ukjent-type"]
 
 
+def test_a_capture_the_crawler_cut_is_kept_and_marked(tmp_path, corpus_db, staging_dir, accept_all):
+    """A crawler that stops reading a body (at its size limit, a timeout, a dropped connection) says so
+    in WARC-Truncated: the page's text may end early. It was stored as if whole; now the document and
+    its capture carry the reason, and the file's counts and `warc2corpus stats` count such captures."""
+    from warc2corpus.store import db, stats
+
+    accept_all("www.fjordposten.no")
+    cut = ARTICLE.replace("Ferja", "Bussen").encode()
+    cut = cut[:cut.index(b"</p>") + 4]
+
+    def records(writer):
+        write_record(writer, "https://www.fjordposten.no/kuttet", cut, date="2024-03-01T12:00:01Z",
+                     warc_headers={"WARC-Truncated": "length"})
+        write_record(writer, "https://www.fjordposten.no/hel", ARTICLE.replace("Ferja", "Toget").encode(),
+                     date="2024-03-01T12:00:02Z")
+
+    warc = build_warc(tmp_path / "cut.warc.gz", [records])
+    run.run_files([warc], "cut")
+    assert ledger_row(corpus_db, warc)["counts"]["truncated_captures"] == 1
+    with psycopg.connect(corpus_db) as conn:
+        documents = dict(conn.execute("SELECT url, truncated FROM documents").fetchall())
+        captures = dict(conn.execute("SELECT url, truncated FROM captures").fetchall())
+    assert documents == captures == {"https://www.fjordposten.no/kuttet": "length", "https://www.fjordposten.no/hel": None}
+    with db.connect() as conn:
+        assert stats.corpus_summary(conn)["truncated_captures"] == {"length": 1}
+
+
 def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, accept_all):
     from test_warcs import build_huge_header_warc
 

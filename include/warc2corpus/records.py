@@ -114,6 +114,7 @@ class Capture(Provenance):
     record_url: str | None
     payload_digest: str | None
     digest_ok: bool | None
+    truncated: str | None  # WARC-Truncated: the crawler cut the body (length, time ...); None: whole
 
 
 @dataclass(slots=True)
@@ -162,6 +163,7 @@ class Document(Provenance):
     record_url: str | None = None   # the Wayback URL of a restored capture
     payload_digest: str | None = None
     digest_ok: bool | None = None
+    truncated: str | None = None    # WARC-Truncated of its capture: the text may end early
 
 
 # The columns of `documents` a staged document fills (its paragraphs go to `paragraphs`).

@@ -216,7 +216,8 @@ def cmd_stats(args) -> None:
                        ("paragraphs dropped from kept documents, by reason", "dropped_paragraphs_by_reason"),
                        ("records not in the corpus, by stage:reason", "rejections_by_reason"),
                        ("records skipped while reading (ledger), by reason", "skipped_records_by_reason"),
-                       ("revisit records", "revisits"), ("payload digests of captures", "payload_digests")):
+                       ("revisit records", "revisits"), ("payload digests of captures", "payload_digests"),
+                       ("captures the crawler cut (WARC-Truncated), by reason", "truncated_captures")):
         print(f"\n{title}:")
         for name, count in summary[key].items() or [("-", 0)]:
             print(f"  {name:<40} {count:>8}")

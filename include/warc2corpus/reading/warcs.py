@@ -92,6 +92,7 @@ class Record:
     refers_to_url: str | None = None
     profile: str | None = None
     short: bool = False                 # the block ended before its Content-Length
+    truncated: str | None = None        # WARC-Truncated: the crawler cut the body (length, time, disconnect ...)
     error: str | None = None            # why the record was skipped, when a fault says more than its reason
     headers: dict = field(default_factory=dict)
     notices: list = field(default_factory=list)  # what the libraries said while reading it
@@ -1019,6 +1020,7 @@ class WarcReader:
         if warc_record.rec_type != "response":
             record.skip_reason = "not_a_response"
             return record
+        record.truncated = (headers.get_header("WARC-Truncated") or "").strip().lower() or None
         http = warc_record.http_headers
         if isinstance(http, OversizedHttpHeaders):
             record.skip_reason, record.error = "header_too_large", http.error

@@ -244,6 +244,7 @@ class Build(Step):
         document.record_url = page.record_url
         document.payload_digest = page.record.payload_digest
         document.digest_ok = page.record.digest_ok
+        document.truncated = page.record.truncated
         page.document = document
         return None
 

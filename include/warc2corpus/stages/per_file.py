@@ -80,6 +80,7 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
         for line, document in enumerate(pipeline.run(records(revisits))):
             counts["documents"] += 1
             counts["digest_mismatch"] += document.digest_ok is False
+            counts["truncated_captures"] += document.truncated is not None
             heads.write(Head(**{key: getattr(document, key) for key in Capture.keys()}, host=document.host,
                              n_tokens=document.n_tokens, line=line).to_dict())
             yield document.to_dict()

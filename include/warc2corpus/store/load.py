@@ -177,7 +177,7 @@ def load_warc(conn: psycopg.Connection, warc_file: str, *, documents: Callable[[
                 """UPDATE documents d SET warc_file = c.warc_file, record_offset = c.record_offset,
                        record_length = c.record_length, record_id = c.record_id, url = c.url,
                        harvest_time = c.harvest_time, record_url = c.record_url,
-                       payload_digest = c.payload_digest, digest_ok = c.digest_ok
+                       payload_digest = c.payload_digest, digest_ok = c.digest_ok, truncated = c.truncated
                    FROM (SELECT DISTINCT ON (doc_id) * FROM captures
                          WHERE doc_id = ANY(%s) AND record_type = 'response'
                          ORDER BY doc_id, harvest_time, warc_file, record_offset) c

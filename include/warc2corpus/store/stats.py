@@ -56,6 +56,10 @@ def corpus_summary(conn: psycopg.Connection) -> dict:
             "SELECT CASE digest_ok WHEN true THEN 'verified' WHEN false THEN 'mismatch' ELSE 'absent' END,"
             " count(*) FROM captures WHERE record_type = 'response' GROUP BY 1 ORDER BY 1"
         ),
+        "truncated_captures": pairs(
+            "SELECT truncated, count(*) FROM captures WHERE record_type = 'response' AND truncated IS NOT NULL"
+            " GROUP BY 1 ORDER BY 2 DESC, 1"
+        ),
         "naturalness_models": naturalness_models(conn),
     }
 
@@ -76,7 +80,8 @@ def naturalness_models(conn: psycopg.Connection) -> list[dict]:
 # whatever the order), and where the pages of held-back hosts (rejected, uncertain, declaring an editor
 # but no news) were turned away — by the extraction when the host was held back before the file's
 # extraction began, else by the filter ("skipped" and "filtered", "host_<status>" in each; so also how
-# many pages were extracted, "documents", and the digest mismatches counted among them): every such page
+# many pages were extracted, "documents", and the digest mismatches and truncated captures counted among
+# them): every such page
 # is a row of `rejections` either way, compared there (a page the extraction itself would have turned
 # away keeps that reason only when it is extracted).
 _HELD_BACK_COUNTS = "".join(f" #- '{{{kind},host_{status}}}'" for kind in ("skipped", "filtered")
@@ -116,6 +121,7 @@ def corpus_checksums(conn: psycopg.Connection) -> dict[str, str]:
             raise ValueError(f"{table} has no primary key: its rows have no order to compare")
         row = "to_jsonb(t) - %s::text[]" + (
             " || jsonb_build_object('counts', t.counts - 'seconds' - 'load' - 'documents' - 'digest_mismatch'"
+            " - 'truncated_captures'"
             " #- '{skipped,revisit_unresolved}'" + _HELD_BACK_COUNTS + ")"
             if table == "warc_files" else "")
         order = ", ".join(f't."{column}"' for column in key)

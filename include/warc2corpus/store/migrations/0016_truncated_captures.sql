@@ -1,0 +1,7 @@
+-- A capture whose body the crawler cut (WARC-Truncated: length, time, disconnect, unspecified): its
+-- text may end early. Kept, and marked, on the capture and on the document read from it.
+ALTER TABLE documents ADD COLUMN truncated text;
+ALTER TABLE captures ADD COLUMN truncated text;
+COMMENT ON COLUMN documents.truncated IS
+    'WARC-Truncated of the capture the document was read from: the crawler cut its body (length, time, disconnect, unspecified), so its text may end early; null: whole';
+COMMENT ON COLUMN captures.truncated IS 'WARC-Truncated: the crawler cut this capture''s body; null: whole';
