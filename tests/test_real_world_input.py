@@ -620,6 +620,30 @@ def test_a_capture_the_crawler_cut_is_kept_and_marked(tmp_path, corpus_db, stagi
         assert stats.corpus_summary(conn)["truncated_captures"] == {"length": 1}
 
 
+def test_a_register_naming_a_host_as_it_reads_meets_the_crawlers_ascii_name(tmp_path, corpus_db, staging_dir):
+    """Crawlers write an internationalised domain name in its ASCII form, registers and people as it
+    reads: the register's "hålogalandsavis.no" never met the WARC's "www.xn--hlogalandsavis-lib.no", and
+    the paper's pages were held back. Now both are one host, named as it reads."""
+    from warc2corpus.store import db, publications
+
+    with db.connect() as conn:
+        publications.import_register(conn, tmp_path / "register.csv", text=(
+            "domain,title,has_responsible_editor\nHålogalandsavis.no,Hålogalandsavis,yes\n"))
+        conn.commit()
+    ascii_host = "www.hålogalandsavis.no".encode("idna").decode()
+    assert ascii_host == "www.xn--hlogalandsavis-lib.no"
+
+    def records(writer):
+        write_record(writer, f"https://{ascii_host}/nyheter/ferja", ARTICLE.encode())
+
+    warc = build_warc(tmp_path / "idn.warc.gz", [records])
+    run.run_files([warc], "idn")
+    with psycopg.connect(corpus_db) as conn:
+        assert conn.execute("SELECT host, url FROM documents").fetchall() == [
+            ("www.hålogalandsavis.no", f"https://{ascii_host}/nyheter/ferja")]
+        assert conn.execute("SELECT count(*) FROM rejections").fetchone()[0] == 0
+
+
 def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, accept_all):
     from test_warcs import build_huge_header_warc
 

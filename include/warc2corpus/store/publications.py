@@ -17,6 +17,7 @@ from pathlib import Path
 import psycopg
 
 from warc2corpus import autocat
+from warc2corpus.text import dedup
 from warc2corpus.records import HELD_BACK_STATUSES
 
 # Taken by every transaction that changes host verdicts or loads filter rejections, so that a
@@ -134,6 +135,7 @@ def decide(conn: psycopg.Connection, host: str, status: str | None, *, by: str, 
         raise ValueError("a decision is 'accepted' or 'rejected' (or None to withdraw it)")
     if not by:
         raise ValueError("a decision needs the name of who made it")
+    host = dedup.normalise_host(host)
     lock_allow_list(conn)
     conn.execute(
         """INSERT INTO publications (host, domain, manual_status, manual_note, manual_by, manual_at)
@@ -263,8 +265,8 @@ def read_register(path: Path | str, text: str | None = None) -> list[dict]:
     rows = []
     for number, raw in enumerate(raw_rows, start=1):
         row = {str(k).strip().lower().replace("-", "_").replace(" ", "_"): v for k, v in raw.items() if k}
-        domain = autocat.host_domain(str(row.get("domain") or "").strip().lower()
-                                     .removeprefix("https://").removeprefix("http://").split("/")[0])
+        domain = autocat.host_domain(dedup.normalise_host(str(row.get("domain") or "").strip().lower()
+                                     .removeprefix("https://").removeprefix("http://").split("/")[0]))
         title = str(row.get("title") or "").strip()
         if not domain:
             raise ValueError(f"{path.name} row {number}: no domain")

@@ -26,7 +26,27 @@ def text_sha1(paragraphs: list[str]) -> str:
 
 def host_and_path(url: str) -> tuple[str, str]:
     parts = urlsplit(url)
-    return (parts.hostname or "").lower().rstrip("."), parts.path or "/"
+    return normalise_host(parts.hostname or ""), parts.path or "/"
+
+
+def normalise_host(host: str) -> str:
+    """A host as the corpus names it, wherever it comes from (a WARC's URL, a register, a person): lower
+    case, no final dot, an internationalised domain name in its Unicode form. Crawlers write such a name
+    in its ASCII form ("www.xn--hlogalandsavis-lib.no"), registers and people as it reads
+    ("www.hålogalandsavis.no"): one host had two names, and the register's never met the WARC's, so its
+    pages were held back. A label that is no valid IDNA stays as it is."""
+    host = (host or "").lower().rstrip(".")
+    if "xn--" not in host:
+        return host
+    labels = []
+    for label in host.split("."):
+        if label.startswith("xn--"):
+            try:
+                label = label.encode("ascii").decode("idna")
+            except UnicodeError:
+                pass
+        labels.append(label)
+    return ".".join(labels)
 
 
 def document_id(sha1: str, host: str, path: str) -> int:
