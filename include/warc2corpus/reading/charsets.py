@@ -1,6 +1,7 @@
 """Decoding a page's bytes to text: its byte order mark, then the HTTP header's charset, then the
-page's own declaration, then detection. Legacy labels are read as browsers read them (WHATWG): iso-8859-1 as windows-1252,
-gb2312 as gb18030, big5 as big5hkscs, so pages labelled with the narrower set still decode."""
+page's own declaration, then detection. Legacy labels are read as browsers read them (WHATWG):
+iso-8859-1 as windows-1252, gb2312 as gb18030, big5 as big5hkscs, so pages labelled with the narrower
+set still decode."""
 
 from __future__ import annotations
 

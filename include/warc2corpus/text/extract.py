@@ -284,11 +284,11 @@ def _parse_deep(html: str):
 
 def _flatten(tree) -> int:
     """The tree below FLAT_DEPTH levels made shallower, keeping what can be kept, in steps taken only
-    while it is still deeper than FLAT_DEPTH + FLAT_SLACK levels: (1) wrappers given way to their
-    content — an element with no attribute and no text whose one child is of its own tag, which adds a
-    level and nothing else (a page wrapped in hundreds of bare <div>s); (2) an element of the same tag as its parent (unclosed
-    <font>s or <div>s, a line each) but FLAT_KEPT's; (3) every element but FLAT_KEPT's; (4) every element.
-    How many elements gave way."""
+    while it is still deeper than FLAT_DEPTH + FLAT_SLACK levels: (1) wrappers give way to their content
+    — an element with no attribute and no text whose one child is of its own tag, which adds a level and
+    nothing else (a page wrapped in hundreds of bare <div>s); (2) an element of its parent's tag (unclosed
+    <font>s or <div>s, a line each) but FLAT_KEPT's; (3) every element but FLAT_KEPT's; (4) every
+    element. Returns how many elements gave way."""
     from lxml import etree
 
     deep = tree.xpath("/*" * FLAT_DEPTH)
