@@ -11,6 +11,7 @@ import csv
 import gzip
 import hashlib
 import io
+import json
 import random
 import re
 import string
@@ -24,6 +25,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from warc2corpus.reading import warcs
+from warc2corpus.reading.limits import Limits
 from warc2corpus.stages import rejections, run
 
 ARTICLE = ("<html><head><title>Ferja innstilt</title></head><body><article><h1>Ferja innstilt</h1>"
@@ -642,6 +644,41 @@ def test_a_register_naming_a_host_as_it_reads_meets_the_crawlers_ascii_name(tmp_
         assert conn.execute("SELECT host, url FROM documents").fetchall() == [
             ("www.hålogalandsavis.no", f"https://{ascii_host}/nyheter/ferja")]
         assert conn.execute("SELECT count(*) FROM rejections").fetchone()[0] == 0
+
+
+def test_a_body_labelled_html_that_is_no_page(tmp_path, corpus_db, staging_dir, accept_all):
+    """A PDF, a picture, random bytes or JSON served as text/html (PHP's default, and a browser-based
+    crawler records a page's API calls) were stored as documents of garbled characters or escaped JSON;
+    a page gzipped with no Content-Encoding to say so, as an empty page. Now the first four are
+    not_html, saying why, and the gzipped page is a document; a page with a stray NUL near its start and
+    a page in UTF-16 without a mark stay pages."""
+    accept_all("www.fjordposten.no")
+    rnd = random.Random(7)
+    pages = {"pdf": b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog >> endobj\n" + b"x" * 3000,
+             "png": b"\x89PNG\r\n\x1a\n" + rnd.randbytes(20_000),
+             "random": rnd.randbytes(30_000),
+             "json": json.dumps({"html": ARTICLE, "id": 7}).encode(),
+             "gzip": gzip.compress(ARTICLE.replace("Ferja", "Bussen").encode()),
+             "nul": ARTICLE.replace("Ferja", "Toget").replace("<body>", "<body>\x00", 1).encode(),
+             "utf16": ARTICLE.replace("Ferja", "Flyet").encode("utf-16-le")}
+    assert ARTICLE.index("<body>") < 1400
+
+    def records(writer):
+        for n, (name, body) in enumerate(pages.items()):
+            write_record(writer, f"https://www.fjordposten.no/{name}", body, date=f"2024-03-01T12:00:0{n}Z")
+
+    warc = build_warc(tmp_path / "no-page.warc.gz", [records])
+    run.run_files([warc], "no-page")
+    with psycopg.connect(corpus_db) as conn:
+        texts = dict(conn.execute("SELECT d.url, string_agg(p.text, ' ') FROM paragraphs p JOIN documents d"
+                                  " USING (doc_id) GROUP BY d.url").fetchall())
+        reasons = {url.rsplit("/", 1)[1]: reason for url, reason in conn.execute("SELECT url, reason FROM rejections")}
+    for name, word in (("gzip", "Bussen"), ("nul", "Toget"), ("utf16", "Flyet")):
+        assert word in texts[f"https://www.fjordposten.no/{name}"], name
+    assert reasons == {"pdf": "not_html", "png": "not_html", "random": "not_html", "json": "not_html"}
+    errors = {r.url.rsplit("/", 1)[1]: r.error for r in warcs.WarcReader(str(warc), Limits()).records() if r.error}
+    assert errors == {"pdf": "a binary body labelled as a page", "png": "a binary body labelled as a page",
+                      "random": "a binary body labelled as a page", "json": "a JSON body labelled as a page"}
 
 
 def test_huge_header_lines_skip_their_record(tmp_path, corpus_db, staging_dir, accept_all):

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 import brotli
+import msgspec
 import zstandard
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import ChunkedDataReader, DecompressingBufferedReader
@@ -242,6 +243,52 @@ def _is_html(content_type: str | None) -> bool:
 UNKNOWN_TYPES = frozenset(("", "unknown/unknown", "application/unknown", "*/*"))
 _HTML_OPENING = re.compile(rb"(?:\xef\xbb\xbf)?[\t\n\x0c\r ]*(?:<!--|<(?:!doctype html|html|head|script|iframe|h1|div|"
                            rb"font|table|a|style|title|b|body|br|p)[ >])", re.IGNORECASE)
+
+
+# A body labelled as a page that is none: a file format's signature (PDF, pictures, archives, fonts,
+# media), or binary data — of its first 1,445 bytes (the WHATWG sniffing's window) a twentieth or more
+# "binary data bytes" (the control bytes text never holds; a page with a stray NUL stays a page; UTF-16
+# text apart) — or JSON (PHP answers text/html unless told otherwise, and a browser-based crawler
+# records a page's API calls): each was stored as a document of garbled characters or escaped JSON.
+_BINARY_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+SNIFF_WINDOW = 1445
+BINARY_SHARE = 0.05
+_SIGNATURES = (b"%PDF-", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a", b"\xff\xd8\xff", b"BM", b"PK\x03\x04",
+               b"\x00\x00\x01\x00", b"wOFF", b"wOF2", b"OggS", b"ID3", b"%!PS-Adobe", b"\xd0\xcf\x11\xe0")
+
+
+def _no_page(body: bytes) -> str | None:
+    """Why a body labelled HTML is no page (a file format's, binary, JSON), or None."""
+    start = body[:SNIFF_WINDOW]
+    if start.startswith(_SIGNATURES) or start[8:12] == b"WEBP" or start[4:8] == b"ftyp" or (
+            len(start) - len(start.translate(None, _BINARY_BYTES)) >= BINARY_SHARE * len(start)
+            and not _utf16_text(start)):
+        return "a binary body labelled as a page"
+    opening = body[:64].lstrip(b"\xef\xbb\xbf\t\n\r ")[:1]
+    if opening in (b"{", b"["):
+        try:
+            msgspec.json.decode(body)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            return None
+        return "a JSON body labelled as a page"
+    return None
+
+
+def _utf16_text(start: bytes) -> bool:
+    """Text in UTF-16 (mark or none): a page's markup puts a zero byte beside every ASCII character."""
+    return len(start) >= 2 and max(start[0::2].count(0), start[1::2].count(0)) >= 0.4 * (len(start) // 2)
+
+
+def _gunzipped_text(body: bytes, limit: int) -> bytes | None:
+    """A body gzipped with no Content-Encoding to say so (a server's or a crawler's slip), inflated when it
+    inflates to text; else as it is."""
+    try:
+        inflated = gzip_decompressor().decompress(body, limit + 1)
+    except INFLATE_ERRORS:
+        return body
+    if len(inflated) > limit:
+        return None
+    return inflated if _reads_as_text(inflated) else body
 
 
 def _type_unknown(content_type: str | None) -> bool:
@@ -1064,10 +1111,14 @@ class WarcReader:
         except Exception as exc:  # noqa: BLE001 - one record's body never ends the file's reading
             record.skip_reason, record.error = "decode_error", _first_line(exc)
             return
+        if body is not None and body[:2] == GZIP_MAGIC and not http.get_header("Content-Encoding"):
+            body = _gunzipped_text(body, self.limits.max_decoded_bytes)
         if body is None:
             record.skip_reason = "too_large"
         elif not body.strip():
             record.skip_reason = "empty_body"
+        elif (what := _no_page(body)) is not None:
+            record.skip_reason, record.error = "not_html", what
         else:
             record.body = body
 
