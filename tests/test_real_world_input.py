@@ -618,6 +618,8 @@ def test_a_capture_the_crawler_cut_is_kept_and_marked(tmp_path, corpus_db, stagi
         documents = dict(conn.execute("SELECT url, truncated FROM documents").fetchall())
         captures = dict(conn.execute("SELECT url, truncated FROM captures").fetchall())
     assert documents == captures == {"https://www.fjordposten.no/kuttet": "length", "https://www.fjordposten.no/hel": None}
+    with psycopg.connect(corpus_db) as conn:  # the research view holds every column of documents
+        assert dict(conn.execute("SELECT url, truncated FROM documents_distinct").fetchall()) == documents
     with db.connect() as conn:
         assert stats.corpus_summary(conn)["truncated_captures"] == {"length": 1}
 
