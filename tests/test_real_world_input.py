@@ -648,6 +648,26 @@ def test_a_register_naming_a_host_as_it_reads_meets_the_crawlers_ascii_name(tmp_
         assert conn.execute("SELECT count(*) FROM rejections").fetchone()[0] == 0
 
 
+def test_a_content_type_header_listing_several_types_is_read_by_its_last(tmp_path, corpus_db, staging_dir,
+                                                                          accept_all):
+    """A Content-Type that lists two values (two headers joined by a comma) is its last, as browsers read
+    it: "text/html, text/html; charset=utf-8" was not_html, its page lost."""
+    accept_all("www.fjordposten.no")
+
+    def records(writer):
+        write_record(writer, "https://www.fjordposten.no/to", ARTICLE.replace("Ferja", "Bussen").encode(),
+                     content_type="text/html, text/html; charset=utf-8")
+        write_record(writer, "https://www.fjordposten.no/bilde", b"\x89PNG\r\n\x1a\n" + bytes(2000),
+                     content_type="text/html, image/png", date="2024-03-01T12:00:01Z")
+
+    warc = build_warc(tmp_path / "types.warc.gz", [records])
+    run.run_files([warc], "types")
+    with psycopg.connect(corpus_db) as conn:
+        assert [r[0] for r in conn.execute("SELECT url FROM documents")] == ["https://www.fjordposten.no/to"]
+        assert conn.execute("SELECT url, reason FROM rejections").fetchall() == [
+            ("https://www.fjordposten.no/bilde", "not_html")]
+
+
 def test_a_body_labelled_html_that_is_no_page(tmp_path, corpus_db, staging_dir, accept_all):
     """A PDF, a picture, random bytes or JSON served as text/html (PHP's default, and a browser-based
     crawler records a page's API calls) were stored as documents of garbled characters or escaped JSON;

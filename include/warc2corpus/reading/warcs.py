@@ -233,8 +233,16 @@ def check_payload_digest(parsed: tuple[str, bytes] | None, raw_payload: bytes, c
 # The reader
 # ---------------------------------------------------------------------------------------------
 
+def _essence(content_type: str | None) -> str:
+    """A Content-Type's type and subtype, lower case: of a header that lists several (joined by commas,
+    as a server that sent two headers or a proxy writes them) the last, as browsers take it (Fetch's
+    "extract a MIME type"); "" for none."""
+    types = [part.split(";")[0].strip().lower() for part in (content_type or "").split(",")]
+    return next((t for t in reversed(types) if "/" in t), types[-1] if types else "")
+
+
 def _is_html(content_type: str | None) -> bool:
-    return bool(content_type) and content_type.split(";")[0].strip().lower() in HTML_TYPES
+    return _essence(content_type) in HTML_TYPES
 
 
 # A response without a Content-Type, or with one that says nothing, is what its bytes are, as a browser
@@ -292,7 +300,7 @@ def _gunzipped_text(body: bytes, limit: int) -> bytes | None:
 
 
 def _type_unknown(content_type: str | None) -> bool:
-    return (content_type or "").split(";")[0].strip().lower() in UNKNOWN_TYPES
+    return _essence(content_type) in UNKNOWN_TYPES
 
 
 def _sniffs_as_html(body: bytes) -> bool:
