@@ -95,7 +95,7 @@ def test_build_corpus_filters_combine(conn):
     first = fjordposten[0]
     assert set(first) == {"doc_id", "record_id", "title", "publication", "host", "url", "harvest_time", "published",
                           "language", "place", "county", "words", "warc_file", "record_offset", "record_length",
-                          "cluster", "cluster_size"}
+                          "cluster", "cluster_size", "truncated"}
     assert first["record_id"].startswith("<urn:uuid:") and first["words"] > 0
 
 

@@ -21,11 +21,12 @@ REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a t
 # Dates as ISO text straight from PostgreSQL (UTC): no per-row conversion in Python.
 HARVEST_ISO = """to_char(d.harvest_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""
 # cluster / cluster_size: the document's near-duplicate cluster, by its representative's doc_id (its own
-# when it has no near-duplicate), and how many documents the cluster holds (view document_clusters).
+# when it has no near-duplicate), and how many documents the cluster holds (view document_clusters);
+# truncated: why the crawler cut the capture the text was read from (its text may end early), or null.
 METADATA = f"""d.doc_id, d.record_id, d.title, coalesce(s.title, d.host) AS publication, d.host, d.url,
     {HARVEST_ISO} AS harvest_time, d.published::text AS published, d.language, s.place, s.county, r.words,
     d.warc_file, d.record_offset, d.record_length, coalesce(c.representative, d.doc_id) AS cluster,
-    coalesce(c.members, 1) AS cluster_size"""
+    coalesce(c.members, 1) AS cluster_size, d.truncated"""
 ORDERS = {
     "date": sql.SQL("coalesce(d.published, (d.harvest_time AT TIME ZONE 'UTC')::date), d.doc_id"),
     "random": sql.SQL("hashint8extended(d.doc_id, {seed}), d.doc_id"),   # stable: hash partitioning relies on it
