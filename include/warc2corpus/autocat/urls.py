@@ -7,6 +7,7 @@ import re
 from urllib.parse import unquote, urlsplit
 
 from warc2corpus.autocat.vocabulary import ABOUT_SEGMENTS, SKIPPED_HOST_LABELS
+from warc2corpus.text import dedup
 
 
 # Supporting pages: how many of a host's non-front pages each WARC file contributes (see stages.pages.ScoreAutocat).
@@ -38,6 +39,7 @@ def host_is_skipped(host: str) -> bool:
 
 
 def host_domain(host: str) -> str:
-    """The publication domain of a host: www., m., mobil. and amp. in front are not part of it."""
-    host = (host or "").lower().rstrip(".")
+    """The publication domain of a host (named as :func:`dedup.normalise_host` names it): www., m., mobil.
+    and amp. in front are not part of it."""
+    host = dedup.normalise_host(host)
     return re.sub(r"^(?:www\d?|m|mobil|mobile|amp)\.(?=[^.]+\.[^.]+)", "", host)

@@ -39,19 +39,20 @@ def codec_for(label: str | None) -> str | None:
 _BYTE_ORDER_MARKS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
-def _reads_as_utf16(body: bytes, little_endian: bool) -> bool:
-    """Does a page opening with a UTF-16 byte order mark read as UTF-16: at least half of its first
-    SNIFF_BYTES // 2 characters ASCII (a page's markup is), not bytes of another charset that happen to
-    begin with the mark's two ("ÿþ" in windows-1252)?"""
-    high = body[3:SNIFF_BYTES:2] if little_endian else body[2:SNIFF_BYTES:2]
-    return len(high) > 0 and high.count(0) >= len(high) / 2
+def reads_as_utf16(data: bytes) -> bool:
+    """Do these bytes (from a character's start) read as UTF-16 text, mark or none: a page's markup puts
+    a zero byte beside every ASCII character, so that one byte in two — the even or the odd ones — is
+    zero for two in five characters or more. Bytes of another charset that happen to begin with a UTF-16
+    mark's two ("ÿþ" in windows-1252) do not; nor does binary data with a stray NUL."""
+    units = len(data) // 2
+    return units > 0 and max(data[0::2].count(0), data[1::2].count(0)) >= 0.4 * units
 
 
 def declared_charset(body: bytes, content_type: str | None = None) -> str | None:
     """The page's charset as a browser takes it: its byte order mark, then the HTTP header's label, then
     the page's own (in its first SNIFF_BYTES); None when nothing declares one."""
     for mark, codec in _BYTE_ORDER_MARKS:
-        if body.startswith(mark) and (codec != "utf-16" or _reads_as_utf16(body, mark == codecs.BOM_UTF16_LE)):
+        if body.startswith(mark) and (codec != "utf-16" or reads_as_utf16(body[2:SNIFF_BYTES])):
             return codec
     if content_type:
         match = _HEADER_CHARSET.search(content_type)

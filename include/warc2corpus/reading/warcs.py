@@ -44,7 +44,7 @@ from warcio.recordloader import ArcWarcRecordLoader
 from warcio.statusandheaders import StatusAndHeaders
 from zlib_ng import zlib_ng
 
-from warc2corpus.reading import notices
+from warc2corpus.reading import charsets, notices
 from warc2corpus.reading.limits import Limits
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ def _no_page(body: bytes) -> str | None:
     start = body[:SNIFF_WINDOW]
     if start.startswith(_SIGNATURES) or start[8:12] == b"WEBP" or start[4:8] == b"ftyp" or (
             len(start) - len(start.translate(None, _BINARY_BYTES)) >= BINARY_SHARE * len(start)
-            and not _utf16_text(start)):
+            and not charsets.reads_as_utf16(start)):
         return "a binary body labelled as a page"
     opening = body[:64].lstrip(b"\xef\xbb\xbf\t\n\r ")[:1]
     if opening in (b"{", b"["):
@@ -282,21 +282,14 @@ def _no_page(body: bytes) -> str | None:
     return None
 
 
-def _utf16_text(start: bytes) -> bool:
-    """Text in UTF-16 (mark or none): a page's markup puts a zero byte beside every ASCII character."""
-    return len(start) >= 2 and max(start[0::2].count(0), start[1::2].count(0)) >= 0.4 * (len(start) // 2)
-
-
 def _gunzipped_text(body: bytes, limit: int) -> bytes | None:
     """A body gzipped with no Content-Encoding to say so (a server's or a crawler's slip), inflated when it
     inflates to text; else as it is."""
     try:
-        inflated = gzip_decompressor().decompress(body, limit + 1)
+        inflated = _decompress(body, "gzip", limit)
     except INFLATE_ERRORS:
         return body
-    if len(inflated) > limit:
-        return None
-    return inflated if _reads_as_text(inflated) else body
+    return inflated if inflated is None or _reads_as_text(inflated) else body
 
 
 def _type_unknown(content_type: str | None) -> bool:

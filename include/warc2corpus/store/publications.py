@@ -17,8 +17,8 @@ from pathlib import Path
 import psycopg
 
 from warc2corpus import autocat
-from warc2corpus.text import dedup
 from warc2corpus.records import HELD_BACK_STATUSES
+from warc2corpus.text import dedup
 
 # Taken by every transaction that changes host verdicts or loads filter rejections, so that a
 # host accepted while a file that filtered it out is being loaded is never missed (see readmit).
@@ -265,8 +265,8 @@ def read_register(path: Path | str, text: str | None = None) -> list[dict]:
     rows = []
     for number, raw in enumerate(raw_rows, start=1):
         row = {str(k).strip().lower().replace("-", "_").replace(" ", "_"): v for k, v in raw.items() if k}
-        domain = autocat.host_domain(dedup.normalise_host(str(row.get("domain") or "").strip().lower()
-                                     .removeprefix("https://").removeprefix("http://").split("/")[0]))
+        domain = autocat.host_domain(str(row.get("domain") or "").strip().lower()
+                                     .removeprefix("https://").removeprefix("http://").split("/")[0])
         title = str(row.get("title") or "").strip()
         if not domain:
             raise ValueError(f"{path.name} row {number}: no domain")

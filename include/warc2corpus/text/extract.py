@@ -203,12 +203,13 @@ def parse(html: str):
     load_html = _loader()
     if not html or not html.strip():
         return None
+    html = read_on(html)
     try:
-        tree = load_html(read_on(html))
+        tree = load_html(html)
     except (TypeError, ValueError):
         return None
     if tree is not None and _stopped_at_depth_limit():
-        deep = _parse_deep(read_on(html))
+        deep = _parse_deep(html)
         return tree if deep is None else deep
     return tree
 
