@@ -233,6 +233,23 @@ def test_no_endpoint_returns_a_full_text(client, demo_url):
     ("/corpora/no-such-corpus", None, 404),
     ("/frequencies?corpus=no-such-corpus", None, 404),
     ("/publications/no-such-host.example", "host", 404),
+    # what PostgreSQL refuses, or Python cannot parse, is refused here, by name: none of it was a 500 (a NUL
+    # character anywhere, a query nested deeper than Python recurses) or a 503 "the corpus database cannot be
+    # reached" (a word longer than a tsquery takes)
+    ("/frequencies?words=ferje%00", "words", 400),
+    ("/documents?publications=www.fjordposten.no%00", "publications", 400),
+    ("/documents?languages=nob%00", "languages", 400),
+    ("/documents?text=og%00", "text", 400),
+    ("/trends?terms=og%00", "terms", 400),
+    ("/corpora/%00", None, 404),
+    ("/frequencies?corpus=a%00b", None, 404),
+    ("/collocations?query=og&reference=%00", None, 404),
+    ("/documents?text=" + "a" * 2001, "text", 400),
+    ("/documents/count?text=og%20" + "b" * 2001 + "*", "text", 400),
+    ("/concordance?query=%22og%20" + "å" * 1001 + "%22", "query", 400),
+    ("/documents?text=" + "(" * 500 + "og" + ")" * 500, "text", 400),
+    ("/documents/count?text=" + "NOT%20" * 1000 + "og", "text", 400),
+    ("/concordance?query=" + "(" * 1000 + "og" + ")" * 1000, "query", 400),
 ])
 def test_bad_input_gets_a_json_error_naming_the_parameter(client, path, param, status):
     answer = client.get("/corpus" + path)
@@ -248,6 +265,20 @@ def test_a_bad_id_file_and_a_bad_body_are_named(client):
     assert answer.status_code == 400 and answer.json()["param"] == "file"
     answer = client.post("/corpus/corpora", json={"languages": "nob", "limit": 5, "colour": "red"})
     assert answer.status_code == 400 and answer.json()["param"] in ("languages", "colour")
+    for body in ({"name": "Ferjer\x00", "text": "ferje*"}, {"name": "n" * 501, "text": "ferje*"}):
+        answer = client.post("/corpus/corpora", json=body)
+        assert answer.status_code == 400 and answer.json()["param"] == "name", answer.text
+    answer = client.post("/corpus/corpora/from-file", files={"file": ("ids.csv", b"doc_id\n1\n2\x003\n", "text/csv")})
+    assert answer.status_code == 400 and answer.json()["param"] == "ids", answer.text
+
+
+def test_nesting_within_the_limit_and_a_long_name_are_taken(client):
+    """The limits refuse only what is past them: 20 levels of parentheses and NOTs, a name of 500 characters."""
+    nested = client.get("/corpus/documents/count", params={"text": "(" * 19 + "NOT ferje" + ")" * 19})
+    plain = client.get("/corpus/documents/count", params={"text": "NOT ferje"})
+    assert nested.status_code == 200 and nested.json() == plain.json(), nested.text
+    saved = client.post("/corpus/corpora", json={"name": "n" * 500, "text": "ferje*"})
+    assert saved.status_code == 201 and saved.json()["name"] == "n" * 500, saved.text
 
 
 def test_a_query_past_the_statement_timeout_is_stopped_with_503(demo_url):

@@ -13,7 +13,7 @@ import numpy as np
 
 from warc2corpus.research import store
 from warc2corpus.research.corpora import scope_ids
-from warc2corpus.research.query import BadRequest, Pattern, is_word, parse_pattern, tsquery
+from warc2corpus.research.query import BadRequest, Pattern, is_word, parse_pattern, plain_text, tsquery
 
 MAX_WINDOW = 25
 MAX_LINES = 1000
@@ -208,7 +208,7 @@ def _requested(conn, words, ngram: int) -> tuple[list[str], dict[str, int]]:
     """The requested words (or "w1 w2" bigrams) lowercased, and the key of each one known."""
     if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) and w.strip() for w in words):
         raise BadRequest("words", "a list of non-empty strings is expected")
-    wanted = [" ".join(w.lower().split()) for w in words]
+    wanted = [" ".join(plain_text(w, "words").lower().split()) for w in words]
     for w in wanted:
         if len(w.split()) != ngram:
             raise BadRequest("words", f"{w!r} is not a {'word' if ngram == 1 else 'pair of words'}")

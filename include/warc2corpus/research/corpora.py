@@ -10,9 +10,10 @@ import secrets
 from datetime import date, datetime
 
 from warc2corpus.research import store
-from warc2corpus.research.query import BadRequest, CorpusFilter, NotFound, parse_query, tsquery
+from warc2corpus.research.query import BadRequest, CorpusFilter, NotFound, parse_query, plain_text, tsquery
 
 MAX_IDS = 100_000
+MAX_NAME = 500  # characters of a saved corpus's name
 ID_COLUMNS = ("doc_id", "record_id", "id")
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 _RECORD_ID = re.compile(r"^<?(urn:[^<>\s]+)>?$", re.IGNORECASE)
@@ -46,8 +47,20 @@ def _saved(record: dict, documents: int) -> dict:
                      "created_at": record["created_at"]})
 
 
+def _name(name) -> str | None:
+    """A saved corpus's name as given (none for an empty one)."""
+    if name is None or name == "":
+        return None
+    if not isinstance(name, str):
+        raise BadRequest("name", "a text is expected")
+    if len(name) > MAX_NAME:
+        raise BadRequest("name", f"longer than {MAX_NAME} characters")
+    return plain_text(name, "name")
+
+
 def save_corpus(conn, flt: CorpusFilter, *, name=None) -> dict:
     """Resolve the filter now and keep its definition, the ids and the collection version."""
+    name = _name(name)
     ids = store.corpus_ids(conn, flt, _tsquery(flt))
     record = store.insert_corpus(conn, _new_id(), name, {"filter": flt.to_dict()}, ids, [])
     return {**_saved(record, len(ids)), "unknown_ids": []}
@@ -60,7 +73,8 @@ def corpus_from_ids(conn, ids, *, name=None) -> dict:
         raise BadRequest("ids", "a non-empty list of document ids or WARC-Record-IDs is expected")
     if len(ids) > MAX_IDS:
         raise BadRequest("ids", f"more than {MAX_IDS} ids")
-    cleaned = [str(i).strip() for i in ids if str(i).strip()]
+    name = _name(name)
+    cleaned = [plain_text(str(i).strip(), "ids") for i in ids if str(i).strip()]
     doc_ids, record_ids = [], []
     for value in cleaned:
         if re.fullmatch(r"-?\d{1,19}", value):

@@ -15,7 +15,7 @@ from itertools import chain
 import numpy as np
 
 from warc2corpus.research import store
-from warc2corpus.research.query import is_word
+from warc2corpus.research.query import MAX_WORD_BYTES, is_word
 from warc2corpus.store.load import paragraph_tokens
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,6 @@ log = logging.getLogger(__name__)
 BATCH = 1000
 MAX_POSITION = 16383       # tsvector positions beyond are clamped by PostgreSQL
 MAX_POSITIONS = 256        # positions kept per lexeme by tsvector
-MAX_LEXEME_BYTES = 2000    # tsvector's limit is 2047 bytes
 MAX_TSVECTOR_CHARS = 900_000
 
 
@@ -103,7 +102,7 @@ def refresh_index(conn) -> dict:
             ids = store.add_to_lexicon(conn, vocabulary, [word[w] for w in vocabulary],
                                        [totals[w] if word[w] else 0 for w in vocabulary])
             code = {t: ids[low] if word[low] else -(ids[low] + 2) for t, low in lower.items()}
-            lexeme = {ids[w]: (_tsquote(w) if len(w.encode("utf-8")) <= MAX_LEXEME_BYTES else None)
+            lexeme = {ids[w]: (_tsquote(w) if len(w.encode("utf-8")) <= MAX_WORD_BYTES else None)
                       for w in vocabulary if word[w]}
             rows = [(doc_id, *_document(paragraphs, code, lexeme)) for doc_id, paragraphs in docs.items()]
             store.insert_documents(conn, rows)

@@ -18,6 +18,8 @@ from warc2corpus.text.tokens import tokenize
 MAX_LIMIT = 100_000
 DEFAULT_LIMIT = 1000
 MAX_QUERY_TERMS = 50
+MAX_NESTING = 20         # parentheses and NOTs within each other in a query
+MAX_WORD_BYTES = 2000    # the longest word the index keeps (tsvector's lexemes end at 2,047 bytes)
 
 
 class BadRequest(ValueError):
@@ -39,6 +41,14 @@ class NotFound(LookupError):
 
 class QueryTimeout(RuntimeError):
     """PostgreSQL cancelled the query at the statement timeout."""
+
+
+def plain_text(value: str, param: str) -> str:
+    """``value``, refused when it holds a NUL character: no text in the corpus can (PostgreSQL's text
+    cannot), and the database would refuse the statement rather than find nothing."""
+    if "\x00" in value:
+        raise BadRequest(param, "holds a NUL character (\\x00), which no text in the corpus holds")
+    return value
 
 
 def is_word(token: str) -> bool:
@@ -94,6 +104,9 @@ def _pattern(text: str, param: str) -> Pattern:
         toks = [t.lower() for t in tokenize(core)[0]]
         if not toks or not all(is_word(t) for t in toks):
             raise BadRequest(param, f"not a word: {raw!r}")
+        if any(len(t.encode("utf-8")) > MAX_WORD_BYTES for t in toks):
+            raise BadRequest(param, f"a word longer than the index keeps ({MAX_WORD_BYTES:,} bytes): "
+                                    f"{raw[:40]!r}…")
         if prefix and len(toks) > 1:
             raise BadRequest(param, f"a prefix is one word: {raw!r}")
         items.extend(Item(t) for t in toks[:-1])
@@ -107,6 +120,7 @@ def parse_query(text, param: str = "text"):
     """The query as a tree of Pattern / And / Or / Not; BadRequest(param) when malformed."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest(param, "an empty query")
+    plain_text(text, param)
     tokens = []
     pos = 0
     while pos < len(text):
@@ -130,6 +144,13 @@ def parse_query(text, param: str = "text"):
     if sum(1 for kind, _ in tokens if kind == "pat") > MAX_QUERY_TERMS:
         raise BadRequest(param, f"more than {MAX_QUERY_TERMS} terms")
     at = 0
+    depth = 0  # parentheses and NOTs open around the term being read
+
+    def deeper():
+        nonlocal depth
+        depth += 1
+        if depth > MAX_NESTING:
+            raise BadRequest(param, f"parentheses and NOTs nested more than {MAX_NESTING} deep")
 
     def peek():
         return tokens[at][0] if at < len(tokens) else None
@@ -155,21 +176,28 @@ def parse_query(text, param: str = "text"):
         return parts[0] if len(parts) == 1 else And(tuple(parts))
 
     def not_expr():
+        nonlocal depth
         if peek() == "NOT":
             take()
-            return Not(not_expr())
+            deeper()
+            inner = not_expr()
+            depth -= 1
+            return Not(inner)
         return atom()
 
     def atom():
+        nonlocal depth
         kind = peek()
         if kind == "pat":
             return take()[1]
         if kind == "(":
             take()
+            deeper()
             inner = or_expr()
             if peek() != ")":
                 raise BadRequest(param, "a closing parenthesis is missing")
             take()
+            depth -= 1
             return inner
         raise BadRequest(param, f"a term was expected, not {kind or 'the end'}")
 
@@ -183,6 +211,7 @@ def parse_pattern(text, param: str = "query") -> Pattern:
     """A concordance, trend or collocation query: a word, prefix* or phrase (quoted or not; no AND/OR/NOT)."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest(param, "an empty query")
+    plain_text(text, param)
     if not re.search(r'["()]|\b(AND|OR|NOT)\b', text):
         return _pattern(text, param)      # words side by side: a phrase
     tree = parse_query(text, param)
@@ -220,7 +249,7 @@ def _list(mapping, key) -> list[str]:
         value = [value]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
         raise BadRequest(key, "a list of non-empty strings is expected")
-    return [v.strip() for v in value]
+    return [plain_text(v.strip(), key) for v in value]
 
 
 def _date(mapping, key) -> str | None:

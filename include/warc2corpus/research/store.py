@@ -272,6 +272,8 @@ def insert_corpus(conn, corpus_id: str, name, definition: dict, doc_ids: list[in
 
 
 def corpus_record(conn, corpus_id: str) -> dict | None:
+    if "\x00" in corpus_id:  # no id holds one (nor can a text column)
+        return None
     rows = _dicts(conn, """
         SELECT c.id, c.name, c.definition, c.unknown_ids, c.collection_version, c.created_at,
                c.doc_ids, (SELECT count(*) FROM documents d WHERE d.doc_id = ANY(c.doc_ids) AND NOT d.withdrawn)
