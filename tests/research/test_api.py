@@ -281,6 +281,24 @@ def test_nesting_within_the_limit_and_a_long_name_are_taken(client):
     assert saved.status_code == 201 and saved.json()["name"] == "n" * 500, saved.text
 
 
+@pytest.mark.parametrize("error, status, says", [
+    (psycopg.errors.ProgramLimitExceeded("word is too long to be indexed"), 400,
+     "past a limit of the database: word is too long"),
+    (psycopg.errors.OutOfMemory("out of memory"), 503, "short of resources (out of memory)"),
+    (psycopg.OperationalError("connection refused"), 503, "cannot be reached"),
+])
+def test_what_the_database_refuses_is_told_as_it_is(client, monkeypatch, error, status, says):
+    """psycopg's OperationalError holds the server's limits (SQLSTATE 54) and its want of resources (53) as well
+    as a lost connection: each is told as what it is (a limit was a 503 'cannot be reached')."""
+    def refuse(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(research, "count_corpus", refuse)
+    answer = client.get("/corpus/documents/count")
+    assert answer.status_code == status and says in answer.json()["detail"], answer.text
+    assert ("Retry-After" in answer.headers) == (status == 503)
+
+
 def test_a_query_past_the_statement_timeout_is_stopped_with_503(demo_url):
     """A lock held elsewhere makes the query wait; PostgreSQL cancels it at the statement timeout."""
     with make_client(demo_url, timeout_ms=300) as client, psycopg.connect(demo_url) as locker:
