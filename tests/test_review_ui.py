@@ -200,3 +200,12 @@ def test_an_admin_clears_the_review_queue_in_the_browser(review_env, browser, tm
                              (UNCERTAIN, "accepted", "editor", "editor named in the print edition")]
         flagged = [Path(f["path"]).name for f in publications.files_to_readmit(conn)]
         assert flagged == ["DEMO-20240301120000-00000.warc.gz"]
+
+
+def test_the_message_after_a_decision_reads_a_hand_written_address_without_failing():
+    """The counts come in the redirect's query; an address written by hand with other values shows 0 (it was a 500)."""
+    from warc2corpus.review.app import _effect
+
+    shown = _effect({"host": "www.example.no", "status": "accepted", "withdrawn": "3", "restored": "lots",
+                     "readmit": "²"})
+    assert "3 document(s) withdrawn, 0 restored; 0 WARC file(s)" in shown

@@ -368,6 +368,15 @@ def test_changes_need_an_admin_token(client, demo_url):
     assert client.get("/corpus/publications/www.ukeskrift-nord.no").json()["status"] == "accepted"
 
 
+def test_a_reason_the_database_cannot_keep_is_refused_and_nothing_is_decided(client, demo_url):
+    admin = new_token(demo_url, "editor", "admin")
+    host = "www.fjordposten.no"
+    answer = client.post(f"/corpus/publications/{host}/decision", json={"decision": "reject", "note": "spam\x00"},
+                         headers=bearer(admin["token"]))
+    assert answer.status_code == 400 and answer.json()["param"] == "note", answer.text
+    assert client.get(f"/corpus/publications/{host}").json()["decisions"] == []
+
+
 def test_a_decision_to_reject_withdraws_the_hosts_documents_from_every_answer(demo_url):
     admin = new_token(demo_url, "editor", "admin")
     host = "www.dalen-tidend.no"

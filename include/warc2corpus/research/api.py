@@ -572,7 +572,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if host not in publications.host_statuses(conn):
             return JSONResponse({"detail": f"unknown publication host: {host}", "param": "host"}, status_code=404)
         choice = {"accept": "accepted", "reject": "rejected", "clear": None}[body.decision]
-        outcome = publications.decide(conn, host, choice, by=who.name, note=body.note)
+        try:
+            outcome = publications.decide(conn, host, choice, by=who.name, note=body.note)
+        except ValueError as exc:
+            return JSONResponse({"detail": str(exc), "param": "note"}, status_code=400)
         conn.commit()
         return {**outcome, "decided_by": who.name}
 

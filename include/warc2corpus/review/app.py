@@ -102,9 +102,16 @@ def _effect(params) -> str:
     if params.get("error"):
         return f'<div class="error" role="alert">{escape(params["error"])}</div>'
     status = params.get("status") or "no person's decision (the register or autoCat decides)"
+    withdrawn, restored, readmit = (_count(params, key) for key in ("withdrawn", "restored", "readmit"))
     return (f'<div class="done" role="status" id="effect">{escape(host)}: {escape(status)}. '
-            f'{int(params.get("withdrawn", 0))} document(s) withdrawn, {int(params.get("restored", 0))} '
-            f'restored; {int(params.get("readmit", 0))} WARC file(s) flagged to load again.</div>')
+            f'{withdrawn} document(s) withdrawn, {restored} restored; {readmit} WARC file(s) flagged to load '
+            'again.</div>')
+
+
+def _count(params, key: str) -> int:
+    """A count the redirect carries (0 when the address was written by hand and holds none)."""
+    value = params.get(key, "0")
+    return int(value) if value.isascii() and value.isdigit() else 0
 
 
 def render(conn, root: str, *, user: str, may_decide: bool, params) -> str:
@@ -201,9 +208,13 @@ def create_app(database_url: str | None = None) -> FastAPI:
                 if host not in publications.host_statuses(conn):
                     outcome = {"host": host, "error": f"unknown publication host: {host}"}
                 else:
-                    done = publications.decide(conn, host, DECISIONS[decision], by=who.name, note=note.strip())
-                    conn.commit()
-                    outcome = {k: v for k, v in done.items() if v is not None}
+                    try:
+                        done = publications.decide(conn, host, DECISIONS[decision], by=who.name, note=note.strip())
+                    except ValueError as exc:
+                        outcome = {"host": host, "error": f"{host}: {exc}"}
+                    else:
+                        conn.commit()
+                        outcome = {k: v for k, v in done.items() if v is not None}
         return RedirectResponse(f"{root}/?{urlencode(outcome)}", status_code=303)
 
     return app

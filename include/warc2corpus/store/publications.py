@@ -135,6 +135,8 @@ def decide(conn: psycopg.Connection, host: str, status: str | None, *, by: str, 
         raise ValueError("a decision is 'accepted' or 'rejected' (or None to withdraw it)")
     if not by:
         raise ValueError("a decision needs the name of who made it")
+    if "\x00" in (note or "") or "\x00" in by:
+        raise ValueError("a reason holds a NUL character (\\x00), which the database cannot keep")
     host = dedup.normalise_host(host)
     lock_allow_list(conn)
     conn.execute(
