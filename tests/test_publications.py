@@ -325,3 +325,49 @@ def test_a_body_that_declares_an_editor_but_is_not_news_waits_for_a_person(demo,
     assert code == 0 and all(host in out for host in reasons)
     code, out = run_cli(capsys, "publications", "review", "ndla.no", "--accept", "--note", "edited learning resource")
     assert code == 0 and statuses(demo)["ndla.no"] == ("accepted", "person")
+
+
+# A register as people keep it: refused whole, its row named, where it cannot be read as one (a YAML entry's
+# one domain was read as its letters; a domain with a space or a label past 63 characters was imported; a
+# broken YAML file, one that is no list, a NUL or a reason PostgreSQL refused ended in a traceback)
+@pytest.mark.parametrize("name, content, says", [
+    ("register.csv", "domain,title,has_responsible_editor\nnrk.no,NRK,yes\nbad host.no,Bad,yes\n",
+     "register.csv row 3: not a domain: 'bad host.no'"),
+    ("register.csv", f"domain,title\n{'a' * 64}.no,Long\n", "register.csv row 2: not a domain"),
+    ("register.csv", "domain,title\nxn--zz--.no,Bad IDNA\n", "row 2: not a domain"),
+    ("register.csv", "domain,title,has_responsible_editor\n\nnrk.no,NRK,perhaps\n",
+     "register.csv row 3: has_responsible_editor: 'perhaps' is not yes/no"),
+    ("register.csv", "domain,title\n,No domain\n", "register.csv row 2: no domain"),
+    ("register.csv", "domain,title\nnrk.no,N\x00RK\n", "register.csv: row 2 holds a NUL character"),
+    ("register.yaml", "publications: [", "register.yaml: not readable YAML"),
+    ("register.yaml", "just a sentence\n", "register.yaml: a list of publications"),
+    ("register.yaml", "- 5\n", "register.yaml publication 1: a mapping"),
+    ("register.yaml", '- {domain: nrk.no, title: "N\\0RK"}\n', "register.yaml publication 1: holds a NUL"),
+    ("register.ods", "domain,title\nnrk.no,NRK\n", "register.ods: a register is YAML, CSV or .xlsx"),
+])
+def test_a_register_that_cannot_be_read_as_one_is_refused_naming_the_row(tmp_path, name, content, says):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ValueError) as refused:
+        publications.read_register(path)
+    assert says in str(refused.value)
+
+
+def test_a_register_as_spreadsheets_and_editors_save_it(tmp_path):
+    import openpyxl
+
+    expected = [{"domain": "bærumsavis.no", "title": "Bærums Avis", "has_responsible_editor": True,
+                 "place": "Sandvika", "county": None, "note": None}]
+    semicolons = tmp_path / "register.csv"
+    semicolons.write_bytes("\ufeffDomain;Title;Has responsible editor;Place\n"
+                           "https://www.bærumsavis.no/;Bærums Avis;ja;Sandvika\n".encode("utf-8"))
+    book = openpyxl.Workbook()
+    book.active.append(["domain", "title", "has-responsible-editor", "place"])
+    book.active.append(["www.xn--brumsavis-g3a.no", "Bærums Avis", 1, "Sandvika"])
+    workbook = tmp_path / "register.xlsx"
+    book.save(workbook)
+    one_domain = tmp_path / "register.yaml"
+    one_domain.write_text("- title: Bærums Avis\n  domains: bærumsavis.no\n  has_responsible_editor: yes\n"
+                          "  place: Sandvika\n", encoding="utf-8")
+    for path in (semicolons, workbook, one_domain):
+        assert publications.read_register(path) == expected, path.name

@@ -269,7 +269,8 @@ def test_a_bad_id_file_and_a_bad_body_are_named(client):
         answer = client.post("/corpus/corpora", json=body)
         assert answer.status_code == 400 and answer.json()["param"] == "name", answer.text
     answer = client.post("/corpus/corpora/from-file", files={"file": ("ids.csv", b"doc_id\n1\n2\x003\n", "text/csv")})
-    assert answer.status_code == 400 and answer.json()["param"] == "ids", answer.text
+    assert answer.status_code == 400 and answer.json()["param"] == "file", answer.text
+    assert "row 3 holds a NUL character" in answer.json()["detail"]
 
 
 def test_nesting_within_the_limit_and_a_long_name_are_taken(client):

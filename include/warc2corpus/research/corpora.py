@@ -3,12 +3,11 @@ document ids / WARC-Record-IDs (CSV or Excel)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import secrets
 from datetime import date, datetime
 
+from warc2corpus import tables
 from warc2corpus.research import store
 from warc2corpus.research.query import BadRequest, CorpusFilter, NotFound, parse_query, plain_text, tsquery
 
@@ -102,30 +101,12 @@ def corpus_from_ids(conn, ids, *, name=None) -> dict:
 
 
 def read_id_file(data: bytes, filename: str) -> list[str]:
-    """The ids of an uploaded CSV (comma, semicolon or tab) or Excel (.xlsx) file: the column named
+    """The ids of an uploaded CSV or Excel file (``tables.read_rows``): the column named
     doc_id, record_id or id when there is a header, else the first column."""
-    name = (filename or "").lower()
-    if name.endswith(".xlsx"):
-        import openpyxl
-
-        try:
-            book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-        except Exception as exc:  # openpyxl raises many kinds for a file that is no workbook
-            raise BadRequest("file", f"not a readable .xlsx workbook: {exc}") from None
-        rows = [["" if c is None else str(c) for c in row] for row in book.worksheets[0].iter_rows(values_only=True)]
-    elif name.endswith((".csv", ".txt", ".tsv")):
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise BadRequest("file", "a CSV file must be UTF-8") from None
-        try:
-            dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-        except csv.Error:
-            dialect = csv.excel
-        rows = list(csv.reader(io.StringIO(text), dialect))
-    else:
-        raise BadRequest("file", f"a .csv or .xlsx file is expected, not {filename!r}")
-    rows = [r for r in rows if any(c.strip() for c in r)]
+    try:
+        rows = tables.read_rows(data, filename)
+    except tables.TableError as exc:
+        raise BadRequest("file", str(exc)) from None
     if not rows:
         raise BadRequest("file", "the file holds no ids")
     header = [c.strip().lower() for c in rows[0]]

@@ -11,12 +11,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
 import psycopg
 
-from warc2corpus import autocat
+from warc2corpus import autocat, tables
 from warc2corpus.records import HELD_BACK_STATUSES
 from warc2corpus.text import dedup
 
@@ -247,37 +248,76 @@ def _boolean(value) -> bool | None:
 
 
 def read_register(path: Path | str, text: str | None = None) -> list[dict]:
-    """Rows of a register file (YAML or CSV by its name): domain, title, has_responsible_editor,
-    place, county. YAML may also list ``domains:`` per publication. Column names may use '-'."""
+    """Rows of a register file (YAML, or a table: CSV or .xlsx, ``tables.read_rows``; by its name): domain,
+    title, has_responsible_editor, place, county. YAML may also list ``domains:`` per publication. Column
+    names may use '-' or spaces. A file that cannot be read as one, a row without a domain or with
+    something else in its place, is refused with its row named: nothing of it is imported."""
     path = Path(path)
-    text = text if text is not None else path.read_text(encoding="utf-8-sig")
+    name = path.name
     if path.suffix.lower() in (".yaml", ".yml", ".json"):
-        import yaml
-
-        data = yaml.safe_load(text) or []
-        if isinstance(data, dict):
-            data = data.get("publications", [])
-        raw_rows = []
-        for entry in data:
-            domains = entry.get("domains") or [entry.get("domain")]
-            for domain in domains:
-                raw_rows.append({**entry, "domain": domain})
+        try:
+            raw_rows = _yaml_rows(name, text if text is not None else tables.decode_text(path.read_bytes()))
+        except tables.TableError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+    elif path.suffix.lower() in tables.EXTENSIONS:
+        try:
+            table = tables.read_rows(text.encode("utf-8") if text is not None else path.read_bytes(), name)
+        except tables.TableError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        header = table[0] if table else []
+        raw_rows = [(f"{name} row {row.number}", dict(zip(header, row))) for row in table[1:]]
     else:
-        raw_rows = list(csv.DictReader(io.StringIO(text)))
+        raise ValueError(f"{name}: a register is YAML, CSV or .xlsx, not {path.suffix or 'a file without a suffix'}")
     rows = []
-    for number, raw in enumerate(raw_rows, start=1):
+    for where, raw in raw_rows:
         row = {str(k).strip().lower().replace("-", "_").replace(" ", "_"): v for k, v in raw.items() if k}
-        domain = autocat.host_domain(str(row.get("domain") or "").strip().lower()
-                                     .removeprefix("https://").removeprefix("http://").split("/")[0])
+        if any(isinstance(v, str) and "\x00" in v for v in row.values()):
+            raise ValueError(f"{where}: holds a NUL character (\\x00)")
+        given = str(row.get("domain") or "").strip()
+        if not given:
+            raise ValueError(f"{where}: no domain")
+        domain = autocat.host_domain(given.lower().removeprefix("https://").removeprefix("http://").split("/")[0])
+        if not _HOSTNAME.fullmatch(domain) or len(domain) > 253:
+            raise ValueError(f"{where}: not a domain: {given[:80]!r}")
         title = str(row.get("title") or "").strip()
-        if not domain:
-            raise ValueError(f"{path.name} row {number}: no domain")
         decided_by = str(row.get("decided_by") or "").strip().lower()
-        has_editor = None if decided_by == "autocat" else _boolean(row.get("has_responsible_editor"))
+        try:
+            has_editor = None if decided_by == "autocat" else _boolean(row.get("has_responsible_editor"))
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
         rows.append({"domain": domain, "title": title or domain, "has_responsible_editor": has_editor,
                      "place": (str(row.get("place") or "").strip() or None),
                      "county": (str(row.get("county") or "").strip() or None),
                      "note": (str(row.get("note") or "").strip() or None)})
+    return rows
+
+
+# A host name as dedup.normalise_host gives it: labels of letters (any script: IDNA's are read as they
+# read), digits and inner hyphens, 1 to 63 characters each, two labels at least.
+_HOSTNAME = re.compile(r"(?:(?!-)[^\W_](?:[^\W_]|-){0,62}(?<!-)\.)+(?!-)[^\W_](?:[^\W_]|-){0,62}(?<!-)")
+
+
+def _yaml_rows(name: str, text: str) -> list[tuple[str, dict]]:
+    """A YAML register's publications, one row per domain (``domains:`` a list, or one domain), each with
+    where it stands."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(text) or []
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{name}: not readable YAML: {' '.join(str(exc).split())}") from None
+    if isinstance(data, dict):
+        data = data.get("publications", [])
+    if not isinstance(data, list):
+        raise ValueError(f"{name}: a list of publications (or publications: with one) is expected")
+    rows = []
+    for number, entry in enumerate(data, start=1):
+        if not isinstance(entry, dict):
+            raise ValueError(f"{name} publication {number}: a mapping (domain, title, …) is expected, "
+                             f"not {entry!r}")
+        domains = entry.get("domains") or [entry.get("domain")]
+        for domain in domains if isinstance(domains, list) else [domains]:
+            rows.append((f"{name} publication {number}", {**entry, "domain": domain}))
     return rows
 
 
