@@ -343,6 +343,69 @@ def test_a_whole_file_gzip_cut_short_gives_the_records_before_the_cut(tmp_path):
 
 
 
+def test_a_plain_warc_cut_inside_its_last_records_header_is_never_complete(tmp_path):
+    """Cut anywhere in the last record's header block, an uncompressed WARC gives the records before the cut
+    and is partial. Before: cut within its first line or two ("WARC/1.0") it was complete with a record of no
+    type added; a little further (the record without its WARC-Target-URI) partial for "'NoneType' object has
+    no attribute 'startswith'"."""
+    clean_path = _build(tmp_path / "TEST-20190412093000-00001-plain.warc", gzip_records=False)
+    clean, _ = _read_all(clean_path)
+    data = clean_path.read_bytes()
+    last = clean[-1][0]
+    header_end = data.index(b"\r\n\r\n", last) + 4
+    path = tmp_path / "TEST-20190412093000-00002-cut.warc"
+    for cut in range(last + 1, header_end + 2):
+        path.write_bytes(data[:cut])
+        records, outcome = _read_all(path)
+        assert outcome["status"] == "partial", (cut - last, outcome)
+        assert records[:len(clean) - 1] == clean[:-1], cut - last
+        assert all(r[4] == "truncated_record" for r in records[len(clean) - 1:]), cut - last
+        assert "NoneType" not in outcome["error"]
+
+
+@pytest.mark.parametrize("gzip_records", [False, True])
+def test_a_skipped_last_record_cut_in_its_block_makes_the_file_partial(tmp_path, gzip_records):
+    """The cut was seen only in a record whose body was read (an HTML page): a file ending inside a picture's
+    block was complete."""
+    path = tmp_path / "TEST-20190412093000-00001-png.warc"
+    with open(path, "wb") as out:
+        writer = WARCWriter(out, gzip=False)
+        writer.write_record(_response(writer, "https://example.no/a", "200 OK", "text/html; charset=utf-8", HTML))
+        writer.write_record(_response(writer, "https://example.no/logo.png", "200 OK", "image/png",
+                                      b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8))
+    data = path.read_bytes()[:-1000]
+    path.write_bytes(gzip.compress(data) if gzip_records else data)
+    records, outcome = _read_all(path)
+    assert [r[4] for r in records] == [None, "truncated_record"]
+    assert outcome["status"] == "partial", outcome
+
+
+def test_a_record_without_its_target_uri_costs_no_record_after_it(tmp_path):
+    """A response without WARC-Target-URI (malformed) ended the file's reading there (warcio took None for
+    the URI and failed on it); now it is skipped as having no HTTP headers to read, and the rest is read."""
+    clean_path = _build(tmp_path / "TEST-20190412093000-00001-plain.warc", gzip_records=False)
+    clean, _ = _read_all(clean_path)
+    data = clean_path.read_bytes()
+    without = data.replace(b"WARC-Target-URI: https://example.no/missing\r\n", b"", 1)
+    assert without != data
+    path = tmp_path / "TEST-20190412093000-00002-nouri.warc"
+    path.write_bytes(without)
+    records, outcome = _read_all(path)
+    assert outcome["status"] == "complete" and len(records) == len(clean)
+    assert [r[2] for r in records] == [r[2] if r[2] != "https://example.no/missing" else None for r in clean]
+    assert records[3][4] == "no_http_headers"
+    assert [r[2:] for r in records[4:]] == [r[2:] for r in clean[4:]]
+
+
+@pytest.mark.parametrize("content", [b"x", b"WARC/", b"\x1f"])
+def test_a_few_bytes_that_are_no_warc_are_unreadable(tmp_path, content):
+    """A file of a line without its end and nothing else was read as a WARC of no records, complete."""
+    path = tmp_path / "TEST-20190412093000-00001-few.warc"
+    path.write_bytes(content)
+    records, outcome = _read_all(path)
+    assert records == [] and outcome["status"] == "unreadable", outcome
+
+
 def test_an_lz4_file_cut_short_is_never_complete(tmp_path):
     """An lz4 WARC cut short is partial (TruncatedLz4) with the records of its whole blocks, or unreadable
     when the cut falls in its first block; never complete. Before, a cut in a one-block file read as

@@ -642,6 +642,9 @@ class _BoundedLoader(ArcWarcRecordLoader):
         self.limits = limits
 
     def load_http_headers(self, rec_type, uri, stream, length):
+        # A record without WARC-Target-URI (a malformed one, or one cut in its header) has no HTTP headers to
+        # read: warcio took None for a URI and failed on it, ending the file's reading there.
+        uri = uri or ""
         try:
             return super().load_http_headers(rec_type, uri, _BoundedHttpLines(stream, self.limits), length)
         except HeaderTooLarge as exc:
@@ -869,13 +872,14 @@ class WarcReader:
         self.outcome.layout = "arc" if self.is_arc else "warc"
         with open(self.path, "rb") as stream:
             yield from self._iterate_guarded(stream)
-            if self.outcome.status == "complete" and self.outcome.records:
+            if self.outcome.status == "complete":
                 # Where reading stopped against the file size: anything but blank padding left
-                # over means the reader gave up early without saying so.
+                # over means the reader gave up early without saying so (or, before any record, that the
+                # file is none: warcio reads a last line without its line end, "x" or "WARC/", as nothing).
                 stream.seek(self.outcome.last_good_offset)
                 rest = stream.read(1 << 16)
                 if rest.strip(b"\r\n\t \x00"):
-                    self.outcome.fault("UnreadBytes", f"{size - self.outcome.last_good_offset} bytes after byte "
+                    self.outcome.fault("UnreadBytes", f"{size - self.outcome.last_good_offset:,} byte(s) after byte "
                                        f"{self.outcome.last_good_offset} are not records")
 
     def _iterate_guarded(self, stream: BinaryIO, check_members: bool = False) -> Iterator[Record]:
@@ -1032,7 +1036,10 @@ class WarcReader:
                 raise ArchiveLoadFailed(f"not a WARC record at byte {iterator.refused_at}")
             record = self._record(warc_record)
             record.offset = iterator.get_record_offset()
-            record.length = iterator.get_record_length()
+            record.length = iterator.get_record_length()  # warcio has read the record to its end
+            # Fewer bytes than its Content-Length, read or not (a skipped record's too: a PNG or a 404 cut in
+            # its block). ARC writers miscount lengths, so WARC records only.
+            record.short = record.short or (not self.is_arc and bool(getattr(warc_record.raw_stream, "limit", 0)))
         record.notices = said
         if record.error:
             log.warning("%s:%d: %s: %s", self.path, record.offset, record.skip_reason, record.error)
@@ -1057,6 +1064,11 @@ class WarcReader:
             url=headers.get_header("WARC-Target-URI"),
             harvest_time=iso_utc(parse_warc_date(headers.get_header("WARC-Date"))),
         )
+        # Content-Length is every WARC record's: a record begun ("WARC/1.0") without it (or without its value)
+        # had its header block cut before it ended (the file's last record then is truncated_record, as one
+        # whose block ends before its Content-Length).
+        record.short = not self.is_arc and bool(headers.protocol) \
+            and not (headers.get_header("Content-Length") or "").strip().isdigit()
         digest = normalise_digest(headers.get_header("WARC-Payload-Digest"))
         record.payload_digest = digest_label(digest)
         if warc_record.rec_type == "revisit":
