@@ -115,6 +115,26 @@ def test_collection_description_matches_the_library(client, demo_url):
     assert client.get("/corpus/collection/citation?format=bibtex").text == bibtex
 
 
+def test_a_corpus_can_leave_out_the_texts_of_captures_the_crawler_cut(client, demo_url):
+    """truncated=none: no document read from a capture marked WARC-Truncated; the definition keeps it."""
+    with psycopg.connect(demo_url) as conn:
+        cut = conn.execute("UPDATE documents SET truncated = 'length' WHERE doc_id = "
+                           "(SELECT min(doc_id) FROM documents WHERE page_type = 'article' AND NOT withdrawn) "
+                           "RETURNING doc_id").fetchone()[0]
+    try:
+        every = client.get("/corpus/documents", params={"limit": 5000}).json()
+        whole = client.get("/corpus/documents", params={"limit": 5000, "truncated": "none"}).json()
+        assert cut in {r["doc_id"] for r in every} and [r for r in every if r["doc_id"] != cut] == whole
+        assert [r["truncated"] for r in every if r["doc_id"] == cut] == ["length"]
+        assert client.get("/corpus/documents/count", params={"truncated": "none"}).json() == {"count": len(whole)}
+        saved = client.post("/corpus/corpora", json={"truncated": "none", "limit": 5000})
+        assert saved.status_code == 201 and saved.json()["definition"]["filter"]["truncated"] == "none"
+        assert saved.json()["documents"] == len(whole)
+    finally:
+        with psycopg.connect(demo_url) as conn:
+            conn.execute("UPDATE documents SET truncated = NULL WHERE doc_id = %s", (cut,))
+
+
 def _cells(xlsx: bytes) -> list[tuple]:
     return list(openpyxl.load_workbook(io.BytesIO(xlsx), read_only=True).worksheets[0].iter_rows(values_only=True))
 
@@ -227,6 +247,7 @@ def test_no_endpoint_returns_a_full_text(client, demo_url):
     ("/documents?limit=many", "limit", 400),
     ("/documents?publication=www.fjordposten.no", "publication", 400),
     ("/documents?format=pdf", "format", 400),
+    ("/documents?truncated=some", "truncated", 400),
     ("/documents?published_from=yesterday", "published_from", 400),
     ("/trends", "terms", 400),
     ("/concordance", "query", 400),

@@ -28,7 +28,10 @@ def _analyses(source: Source, reference: Corpus) -> dict[str, pd.DataFrame]:
                     name="kommunar", source=source)
     once = Corpus(text="kommunen OR fylket", languages=["nob", "nno"], published_from="2024-01-01",
                   near_duplicates="once", source=source)
+    whole = Corpus(text="kommunen OR fylket", languages=["nob", "nno"], published_from="2024-01-01",
+                   truncated="none", source=source)
     return {
+        "whole": pd.DataFrame([{"size": whole.size, "truncated": whole.definition["filter"]["truncated"]}]),
         "size": pd.DataFrame([{"size": corpus.size, "definition": str(corpus.definition)}]),
         "once": pd.DataFrame([{"size": once.size, "near_duplicates": once.definition["filter"]["near_duplicates"]}]),
         "frame": corpus.frame,
@@ -63,6 +66,8 @@ def test_the_client_answers_the_same_over_http_and_from_the_database(api, demo_u
     assert len(frame) == got["size"]["size"][0] > 0
     # the demo's AMP copy of an article, captured a day later, is its near-duplicate: counted once when asked
     assert got["once"]["near_duplicates"][0] == "once" and 0 < got["once"]["size"][0] < len(frame)
+    # no capture of the demo was cut by its crawler: leaving such texts out leaves the corpus as it is
+    assert got["whole"]["truncated"][0] == "none" and got["whole"]["size"][0] == len(frame)
     assert frame["published"].min() >= pd.Timestamp("2024-01-01")
     assert set(frame["language"]) <= {"nob", "nno"}
     assert {"count", "relative", "log_likelihood", "pmi"} <= set(got["collocations"].columns)

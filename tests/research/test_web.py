@@ -175,6 +175,15 @@ def test_the_form_builds_a_saved_corpus_whose_page_shows_the_library_rows_plots_
         definition = page(client, f"/corpus/app/corpora/{corpus_id}").xpath("//dl[@class='definition']")[0]
         assert ("Near-duplicates" in definition.text_content()) == bool(shown)
         assert shown is None or shown in definition.text_content()
+    # texts of captures the crawler cut: taken unless left out, which the definition then shows
+    assert {"Include them", "Leave them out"} <= labels
+    for choice, shown in (("none", "Leave them out"), ("all", None)):
+        corpus_id = build(client, counties=["Nordland"], truncated=choice)
+        with research.connect(demo_url) as conn:
+            assert research.get_corpus(conn, corpus_id)["definition"]["filter"]["truncated"] == choice
+        definition = page(client, f"/corpus/app/corpora/{corpus_id}").xpath("//dl[@class='definition']")[0]
+        assert ("Texts from cut captures" in definition.text_content()) == bool(shown)
+        assert shown is None or shown in definition.text_content()
 
     corpus_id = build(client, languages=["nob", "nno"], published_from="2024-01-01", name="Norsk 2024")
     with research.connect(demo_url) as conn:
@@ -302,6 +311,7 @@ def test_an_uploaded_id_list_becomes_a_corpus_and_unknown_ids_are_listed(client,
     ({}, None, "The form is empty"),
     ({"limit": "10", "order": "date"}, None, "The form is empty"),
     ({"limit": "10", "order": "date", "near_duplicates": "once"}, None, "The form is empty"),
+    ({"limit": "10", "truncated": "none"}, None, "The form is empty"),
     ({"published_from": "2024-13-01"}, "published_from", "not an ISO date"),
     ({"published_from": "2024-03-01", "published_to": "2024-01-01"}, "published_from", "lies after"),
     ({"text": "(kommunen"}, "text", "closing parenthesis"),

@@ -236,6 +236,9 @@ class CorpusParams(_Strict):
         None, description="all (default): every document; once: a story found in near-identical documents (wire "
                           "copy in several papers, updated versions, regional editions) counts once, by its "
                           "earliest capture")
+    truncated: Literal["all", "none"] | None = Field(
+        None, description="all (default): every document; none: no text read from a capture the crawler cut "
+                          "(WARC-Truncated: a size or time limit, a dropped connection), which may lack its end")
     text: str | None = Field(None, description='full text: words, "phrases", prefix*, AND / OR / NOT, (...)')
     limit: int | None = Field(None, description="at most this many documents (default 1000, at most 100000)")
     order: Literal["date", "random"] | None = Field(None, description="date (default) or random")

@@ -240,20 +240,21 @@ class Corpus:
     title, host or domain), ``places``, ``counties``, ``languages`` (nob, nno, sme …), ``published_from``/
     ``_to`` and ``harvest_from``/``_to`` (ISO dates), ``page_types`` (default article), ``near_duplicates``
     ("once": a story in near-identical documents — wire copy, updated versions, regional editions — counts
-    once, by its earliest capture; default "all"), ``limit``, ``order`` (date or random), ``seed``.
+    once, by its earliest capture; default "all"), ``truncated`` ("none": no text read from a capture the
+    crawler cut, which may lack its end; default "all"), ``limit``, ``order`` (date or random), ``seed``.
     ``source``: a :class:`Source` or a URL (default: :func:`connect`).
     """
 
     def __init__(self, *, text: str | None = None, publications=None, places=None, counties=None, languages=None,
                  published_from: str | None = None, published_to: str | None = None, harvest_from: str | None = None,
                  harvest_to: str | None = None, page_types=None, near_duplicates: str | None = None,
-                 limit: int | None = None, order: str | None = None, seed: int | None = None, name: str | None = None,
-                 source: "Source | str | None" = None):
+                 truncated: str | None = None, limit: int | None = None, order: str | None = None,
+                 seed: int | None = None, name: str | None = None, source: "Source | str | None" = None):
         given = {"text": text, "publications": _list(publications), "places": _list(places),
                  "counties": _list(counties), "languages": _list(languages), "published_from": published_from,
                  "published_to": published_to, "harvest_from": harvest_from, "harvest_to": harvest_to,
-                 "page_types": _list(page_types), "near_duplicates": near_duplicates, "limit": limit, "order": order,
-                 "seed": seed}
+                 "page_types": _list(page_types), "near_duplicates": near_duplicates, "truncated": truncated,
+                 "limit": limit, "order": order, "seed": seed}
         self.source = _source(source)
         self._adopt(self.source._backend.save({k: v for k, v in given.items() if v is not None}, name))
 

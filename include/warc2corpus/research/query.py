@@ -283,6 +283,9 @@ def _int(mapping, key, default, lo, hi):
 # updated versions of an article, a paper's regional editions): every document, or each cluster once,
 # by its representative (the earliest capture) beside every document that has no near-duplicate.
 NEAR_DUPLICATES = ("all", "once")
+# Whether a corpus takes texts read from captures the crawler cut (WARC-Truncated: its size or time limit, a
+# dropped connection): all, or none of them (a cut text may lack its end).
+TRUNCATED = ("all", "none")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -297,13 +300,15 @@ class CorpusFilter:
     published_to: str | None = None
     page_types: tuple[str, ...] = ("article",)
     near_duplicates: str = "all"
+    truncated: str = "all"
     text: str | None = None
     limit: int = DEFAULT_LIMIT
     order: str = "date"
     seed: int | None = None
 
     FIELDS = ("publications", "places", "counties", "languages", "harvest_from", "harvest_to",
-              "published_from", "published_to", "page_types", "near_duplicates", "text", "limit", "order", "seed")
+              "published_from", "published_to", "page_types", "near_duplicates", "truncated", "text", "limit", "order",
+              "seed")
 
     @classmethod
     def from_params(cls, mapping) -> "CorpusFilter":
@@ -325,6 +330,9 @@ class CorpusFilter:
         near_duplicates = mapping.get("near_duplicates") or "all"
         if near_duplicates not in NEAR_DUPLICATES:
             raise BadRequest("near_duplicates", f"'all' or 'once', not {near_duplicates!r}")
+        truncated = mapping.get("truncated") or "all"
+        if truncated not in TRUNCATED:
+            raise BadRequest("truncated", f"'all' or 'none', not {truncated!r}")
         order = mapping.get("order") or "date"
         if order not in ("date", "random"):
             raise BadRequest("order", f"'date' or 'random', not {order!r}")
@@ -336,7 +344,7 @@ class CorpusFilter:
             languages=tuple(_list(mapping, "languages")),
             harvest_from=_date(mapping, "harvest_from"), harvest_to=_date(mapping, "harvest_to"),
             published_from=_date(mapping, "published_from"), published_to=_date(mapping, "published_to"),
-            page_types=tuple(page_types), near_duplicates=near_duplicates, text=text,
+            page_types=tuple(page_types), near_duplicates=near_duplicates, truncated=truncated, text=text,
             limit=_int(mapping, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT),
             order=order, seed=seed if seed is not None or order != "random" else 0,
         )

@@ -203,6 +203,8 @@ def filter_where(conn, flt: CorpusFilter, tsquery: str | None) -> tuple[sql.Comp
     if flt.near_duplicates == "once":  # a cluster's other members out (view documents_distinct)
         clauses.append(sql.SQL("NOT EXISTS (SELECT 1 FROM near_duplicate_clusters c "
                                "WHERE c.doc_id = d.doc_id AND c.representative <> d.doc_id)"))
+    if flt.truncated == "none":
+        clauses.append(sql.SQL("d.truncated IS NULL"))
     if flt.languages:
         clauses.append(sql.SQL("d.language = ANY(%s)"))
         params.append(list(flt.languages))

@@ -80,6 +80,13 @@ TEXT = {
                              "regionutgaver.",
                              "The same story in near-identical texts: wire copy in several papers, updated "
                              "versions, regional editions."),
+    "truncated": ("Tekster fra avkortede innhentinger", "Texts from cut captures"),
+    "truncated_all": ("Ta med", "Include them"),
+    "truncated_none": ("Utelat", "Leave them out"),
+    "truncated_help": ("Innhøstingen avbrøt noen sider (en grense for størrelse eller tid, en brutt forbindelse): "
+                       "teksten kan mangle slutten.",
+                       "The crawler cut some pages short (a size or time limit, a dropped connection): the text "
+                       "may lack its end."),
     "order": ("Rekkefølge", "Order"),
     "order_date": ("Etter dato", "By date"),
     "order_random": ("Tilfeldig utvalg", "Random sample"),
@@ -335,8 +342,8 @@ def _list(values: list[str]) -> list[str]:
 
 
 FILTER_LISTS = ("publications", "counties", "languages")
-FILTER_SCALARS = ("published_from", "published_to", "harvest_from", "harvest_to", "near_duplicates", "text", "limit",
-                  "order", "seed")
+FILTER_SCALARS = ("published_from", "published_to", "harvest_from", "harvest_to", "near_duplicates", "truncated",
+                  "text", "limit", "order", "seed")
 
 
 def _filter_form(form) -> dict:
@@ -504,7 +511,7 @@ def install(app: FastAPI, *, database, reader) -> None:
 
         def save(conn):
             """(the saved corpus, None) or (None, (errors, status))."""
-            if not set(given) - {"limit", "order", "seed", "near_duplicates"}:
+            if not set(given) - {"limit", "order", "seed", "near_duplicates", "truncated"}:
                 return None, ([_message(page.t("error_empty"))], 400)
             try:
                 flt = CorpusFilter.from_params(given)
@@ -564,7 +571,7 @@ def install(app: FastAPI, *, database, reader) -> None:
         if "filter" in definition:
             shown = {k: v for k, v in definition["filter"].items()
                      if v not in (None, [], "") and k not in ("page_types",)
-                     and not (k == "near_duplicates" and v == "all")}
+                     and not (k in ("near_duplicates", "truncated") and v == "all")}
         matched = None
         if "filter" in definition and corpus["documents"] >= definition["filter"]["limit"]:
             matched = research.count_corpus(conn, CorpusFilter.from_params(definition["filter"]))
