@@ -271,6 +271,22 @@ def test_exports_read_back_with_pandas(conn):
     assert bad.value.param == "format"
 
 
+def test_a_workbooks_text_is_never_a_formula_or_an_error():
+    """Titles and authors are third parties' words: in an .xlsx they stay text, exactly (a title beginning with
+    "=" was a live formula in the researcher's Excel, "#N/A" an error cell)."""
+    import openpyxl
+    from openpyxl.cell.cell import ERROR_CODES
+
+    from warc2corpus.research.export import _ERROR_CODES
+
+    assert _ERROR_CODES == set(ERROR_CODES)  # the codes openpyxl turns into errors, restated
+    texts = ['=HYPERLINK("http://example.invalid/","Les mer")', "=1+1", "#N/A", "#REF!", "+47 22 00 00 00", "=",
+             "-minus", "@ref"]
+    data = research.export([{"doc_id": n, "title": text} for n, text in enumerate(texts)], "xlsx")
+    cells = [row[1] for row in openpyxl.load_workbook(io.BytesIO(data)).worksheets[0].iter_rows(min_row=2)]
+    assert [(c.value, c.data_type) for c in cells] == [(text, "s") for text in texts]
+
+
 @pytest.mark.filterwarnings("ignore:ConjunctiveGraph is deprecated")   # inside rdflib's JSON-LD parser
 def test_collection_described(conn):
     summary = research.collection_summary(conn)

@@ -30,14 +30,27 @@ def _cell(value):
     return value
 
 
-def _xlsx_cell(value):
-    """Excel holds numbers as doubles: integers beyond 2**53 (document ids) go as text, exactly."""
+def _xlsx_cell(sheet, value):
+    """Excel holds numbers as doubles: integers beyond 2**53 (document ids) go as text, exactly. Text is
+    always text: openpyxl writes a string that begins with "=" as a formula, and a page's title or author
+    (third parties' words) would then run in the researcher's Excel ('=HYPERLINK("http://…")'); "#N/A" and
+    the other error codes it writes as errors."""
     value = _cell(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
         return str(value)
-    if isinstance(value, str):
-        return _ILLEGAL_XML.sub("", value)
-    return value
+    if not isinstance(value, str):
+        return value
+    value = _ILLEGAL_XML.sub("", value)
+    if not (value.startswith("=") or value in _ERROR_CODES):
+        return value
+    from openpyxl.cell import WriteOnlyCell
+
+    cell = WriteOnlyCell(sheet, value=value)
+    cell.data_type = "s"
+    return cell
+
+
+_ERROR_CODES = frozenset(("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"))
 
 
 def export(rows: list[dict], fmt: str) -> bytes:
@@ -63,7 +76,7 @@ def export(rows: list[dict], fmt: str) -> bytes:
     sheet = book.create_sheet("data")
     sheet.append(columns)
     for row in rows:
-        sheet.append([_xlsx_cell(row.get(c)) for c in columns])
+        sheet.append([_xlsx_cell(sheet, row.get(c)) for c in columns])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
