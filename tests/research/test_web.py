@@ -167,22 +167,18 @@ def test_the_form_builds_a_saved_corpus_whose_page_shows_the_library_rows_plots_
         assert [r[0] for r in cells(tree, "Documents 1–")] == [r["title"] for r in in_nordland]
         assert {r[5] for r in cells(tree, "Documents 1–")} == {"Nordland"}
     assert {o.get("value") for o in home.xpath("//select[@id='publications']/option")} == known
-    # near-duplicates: every document unless asked to count a story once, which the definition then shows
-    for choice, shown in (("once", "Once per story (the earliest)"), ("all", None)):
-        corpus_id = build(client, counties=["Nordland"], near_duplicates=choice)
-        with research.connect(demo_url) as conn:
-            assert research.get_corpus(conn, corpus_id)["definition"]["filter"]["near_duplicates"] == choice
-        definition = page(client, f"/corpus/app/corpora/{corpus_id}").xpath("//dl[@class='definition']")[0]
-        assert ("Near-duplicates" in definition.text_content()) == bool(shown)
-        assert shown is None or shown in definition.text_content()
-    # texts of captures the crawler cut: taken unless left out, which the definition then shows
+    # near-duplicates, and the texts of captures the crawler cut: every document unless asked otherwise, which the
+    # definition then shows
     assert {"Include them", "Leave them out"} <= labels
-    for choice, shown in (("none", "Leave them out"), ("all", None)):
-        corpus_id = build(client, counties=["Nordland"], truncated=choice)
+    for param, choice, legend, shown in (("near_duplicates", "once", "Near-duplicates", "Once per story (the earliest)"),
+                                         ("near_duplicates", "all", "Near-duplicates", None),
+                                         ("truncated", "none", "Texts from cut captures", "Leave them out"),
+                                         ("truncated", "all", "Texts from cut captures", None)):
+        corpus_id = build(client, counties=["Nordland"], **{param: choice})
         with research.connect(demo_url) as conn:
-            assert research.get_corpus(conn, corpus_id)["definition"]["filter"]["truncated"] == choice
+            assert research.get_corpus(conn, corpus_id)["definition"]["filter"][param] == choice
         definition = page(client, f"/corpus/app/corpora/{corpus_id}").xpath("//dl[@class='definition']")[0]
-        assert ("Texts from cut captures" in definition.text_content()) == bool(shown)
+        assert (legend in definition.text_content()) == bool(shown)
         assert shown is None or shown in definition.text_content()
 
     corpus_id = build(client, languages=["nob", "nno"], published_from="2024-01-01", name="Norsk 2024")
