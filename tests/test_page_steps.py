@@ -166,3 +166,43 @@ def test_a_page_that_is_not_html_is_parsed_once(monkeypatch):
                                                      content_type="text/html", body=b"a;b;c\n1;2;3\n"))]))
 
     assert [d.n_paragraphs for d in documents] == [0] and len(parsed) == 1
+
+
+def test_one_page_that_breaks_a_step_never_stops_the_others(monkeypatch):
+    """A URL no host can be read from is bad_url; a step that raises on a page turns it away as page_error
+    (logged with the step); autoCat failing on a page costs it nothing. Each had ended the file's extraction
+    with a traceback (a crawler's capture of "http://[www.fjordvik.no/..." lost every page of the file)."""
+    from warc2corpus import autocat
+    from warc2corpus.reading import charsets
+
+    def page(offset: int, url: str) -> pages.Page:
+        return pages.Page(record(offset, url, http_status=200, content_type="text/html; charset=utf-8",
+                                 body=HTML.replace("Ferja", f"Ferja {offset}").encode()))
+
+    decode = charsets.decode_html
+
+    def fragile_decode(body, content_type):
+        if b"Ferja 200" in body:
+            raise RuntimeError("a fault nobody foresaw")
+        return decode(body, content_type)
+
+    def failing_autocat(*args, **kwargs):
+        raise RuntimeError("autoCat's own fault")
+
+    monkeypatch.setattr(charsets, "decode_html", fragile_decode)
+    monkeypatch.setattr(autocat, "score_page", failing_autocat)
+    staged = Collected()
+    rejections = RejectionWriter(staged)
+    scorer = pages.ScoreAutocat()
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), scorer,
+             pages.Bounded([pages.Extract(PageExtractor()), pages.Build("demo")], 30, "x.warc.gz")]
+    pipeline = pages.PagePipeline(steps, rejections)
+    documents = list(pipeline.run([page(0, "https://www.fjordvik.no/"), page(100, "http://[www.fjordvik.no/ferja"),
+                                   page(200, "https://www.fjordvik.no/nyheter/b"),
+                                   page(300, "https://www.fjordvik.no/nyheter/c")]))
+    assert [d.record_offset for d in documents] == [0, 300]
+    assert [(r["record_offset"], r["stage"], r["reason"], r["host"]) for r in staged] == [
+        (100, "read", "bad_url", None), (200, "read", "page_error", "www.fjordvik.no")]
+    stats = pipeline.stats()
+    assert stats["host"]["bad_url"] == 1 and stats["decode"]["page_error"] == 1
+    assert stats["autocat"]["autocat_error"] == 2 and not scorer.scored  # the front page and a page of its host

@@ -163,6 +163,27 @@ def test_truncated_last_member_gives_partial(tmp_path, corpus_db, staging_dir, a
     assert len(documents(corpus_db)) == 2
 
 
+@pytest.mark.parametrize("bad", ["http://[www.fjordposten.no/sak/x", "http://www.fjordposten.no]/sak/x"])
+def test_a_capture_of_a_url_no_host_can_be_read_from_costs_only_itself(tmp_path, corpus_db, staging_dir,
+                                                                      accept_all, bad):
+    """A crawler's capture of a broken link ("http://[www...", Python's urlsplit: "Invalid IPv6 URL") ended the
+    file's extraction with a traceback, every page of the file lost; now it is bad_url, the rest loaded."""
+    accept_all("www.fjordposten.no")
+
+    def records(writer):
+        three_pages(writer)
+        write_record(writer, bad, ARTICLE.encode())
+        write_record(writer, "https://www.fjordposten.no/sak/9", ARTICLE.replace("Nesøy", "Nesøy 9").encode())
+
+    path = build_warc(tmp_path / "BAD-20240301120000-00000.warc.gz", [records])
+    [result] = run.run_files([path], "broken")
+    assert ledger_row(corpus_db, path)["status"] == "loaded", result
+    assert [d[0].rsplit("/", 1)[1] for d in documents(corpus_db)] == ["0", "1", "2", "9"]
+    with psycopg.connect(corpus_db) as conn:
+        assert conn.execute("SELECT stage, reason, url, host FROM rejections").fetchall() == [
+            ("read", "bad_url", bad, None)]
+
+
 def test_bad_gzip_magic_in_the_middle(tmp_path, corpus_db, staging_dir, accept_all):
     accept_all("www.fjordposten.no")
     warc = build_warc(tmp_path / "magic.warc.gz", [three_pages])

@@ -114,12 +114,17 @@ class Restore(Step):
 
 
 class Host(Step):
-    """The page's host (its URL's, restored: a Wayback capture's is the original's)."""
+    """The page's host (its URL's, restored: a Wayback capture's is the original's). A URL that names no
+    host one can read ("http://[www.example.no/a", a crawler's capture of a broken link) is ``bad_url``:
+    its page belongs to no publication."""
 
     name = "host"
 
     def __call__(self, page: Page) -> str | None:
-        page.host, _ = dedup.host_and_path(page.record.url)
+        try:
+            page.host, _ = dedup.host_and_path(page.record.url)
+        except ValueError:
+            return "bad_url"
         return None
 
 
@@ -143,7 +148,12 @@ class ScoreAutocat(Step):
         stored, read = self.pages[host, kind, "stored"], self.pages[host, kind, "read"]
         if kind == "front" or (stored < autocat.SUPPORTING_PAGES_PER_HOST[kind]
                                and read < 10 * autocat.SUPPORTING_PAGES_PER_HOST[kind]):
-            scored = autocat.score_page(page.html, record.url, kind=kind, tree=page.parsed)
+            try:
+                scored = autocat.score_page(page.html, record.url, kind=kind, tree=page.parsed)
+            except Exception as exc:  # autoCat's reading of one page never costs the page its text
+                log.warning("autoCat failed on %s at %s:%d: %r", record.url, record.warc_file, record.offset, exc)
+                self.stats["autocat_error"] += 1
+                return None
             self.pages[host, kind, "read"] += 1
             if kind == "front" or scored.evidence.get("items") or not stored:
                 self.pages[host, kind, "stored"] += 1
@@ -269,16 +279,29 @@ class Bounded(Step):
             log.warning("extraction of %s at %s:%d took longer than %g s: skipped", record.url, self.warc_file,
                         record.offset, self.seconds)
             return "timeout"
-        except Exception as exc:
-            log.warning("extraction failed for %s at %s:%d: %r", record.url, self.warc_file, record.offset, exc)
+        except StepFailed as failed:
+            log.warning("extraction failed for %s at %s:%d: %r", record.url, self.warc_file, record.offset,
+                        failed.__cause__)
             return "extraction_error"
 
 
+class StepFailed(Exception):
+    """A step raised (its exception is the cause): the page is turned away, the file goes on."""
+
+    def __init__(self, step: Step):
+        super().__init__(step.name)
+        self.step = step
+
+
 def run_steps(steps: list[Step], page: Page) -> tuple[Step | None, str | None]:
-    """Run the page through the steps; the step that turned it away and why, or (None, None)."""
+    """Run the page through the steps; the step that turned it away and why, or (None, None). A step that
+    raises raises :class:`StepFailed` (a time limit, a BaseException, goes through as it is)."""
     for step in steps:
         step.stats["pages"] += 1
-        reason = step(page)
+        try:
+            reason = step(page)
+        except Exception as exc:
+            raise StepFailed(step) from exc
         if reason:
             step.stats[reason] += 1
             return step, reason
@@ -292,8 +315,18 @@ class PagePipeline:
         self.steps, self.rejections = steps, rejections
 
     def run(self, pages: Iterable[Page]) -> Iterator[Document]:
+        """The documents of the pages; every page turned away goes to the rejection writer. A step that
+        fails on a page (a fault of ours, or of a library, on a page nobody foresaw) turns it away as
+        ``page_error``, logged with the step and the fault: one page never stops the file."""
         for page in pages:
-            step, reason = run_steps(self.steps, page)
+            try:
+                step, reason = run_steps(self.steps, page)
+            except StepFailed as failed:
+                record = page.record
+                log.warning("the %s step failed on %s at %s:%d: %r", failed.step.name, record.url, record.warc_file,
+                            record.offset, failed.__cause__)
+                step, reason = failed.step, "page_error"
+                step.stats[reason] += 1
             if reason:
                 self.rejections.reject(page.record.provenance(), step.stage, reason)
             else:

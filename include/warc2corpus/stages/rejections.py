@@ -16,10 +16,18 @@ NOT_DOCUMENT_REASONS = {"not_a_response"}
 def rejection(source: dict, stage: str, reason: str) -> Rejection:
     """A record or document that does not become a document: its back-pointer, host, stage and reason."""
     url = source.get("url")
-    host = source.get("host") or (dedup.host_and_path(url)[0] if url else None)
+    host = source.get("host") or _host(url)
     return Rejection(warc_file=source.get("warc_file"), record_offset=source.get("record_offset"),
                      record_id=source.get("record_id"), url=url, host=host,
                      harvest_time=source.get("harvest_time"), stage=stage, reason=reason)
+
+
+def _host(url: str | None) -> str | None:
+    """The URL's host; none where there is no URL, or none can be read from it (``bad_url``)."""
+    try:
+        return dedup.host_and_path(url)[0] if url else None
+    except ValueError:
+        return None
 
 
 class RejectionWriter:

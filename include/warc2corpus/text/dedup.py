@@ -25,6 +25,8 @@ def text_sha1(paragraphs: list[str]) -> str:
 
 
 def host_and_path(url: str) -> tuple[str, str]:
+    """The URL's host (:func:`normalise_host`) and path; ValueError where no host can be read from it
+    ("http://[www.example.no/a": an unclosed IPv6 bracket)."""
     parts = urlsplit(url)
     return normalise_host(parts.hostname or ""), parts.path or "/"
 
