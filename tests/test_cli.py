@@ -196,3 +196,24 @@ def test_run_progress_shows_share_and_time_left_from_the_first_record(corpus_db,
     assert lines[0].startswith(f"{WARC_1.name}: ") and "1 records read" in lines[0]  # from the first record
     assert re.search(r": \d+%, \d+ (s|min|h) left, ", lines[0])
     assert re.search(r": 100%, 0 s left, 15 records read, 12 documents", lines[-1]), lines[-1]
+
+
+def test_what_the_database_refuses_is_told_as_it_is(monkeypatch, capsys):
+    """psycopg's OperationalError holds the server's limits (SQLSTATE 54) and its want of resources (53) as well
+    as a lost connection; each was 'lost the corpus database … run again once the database is back'."""
+    import psycopg
+
+    from warc2corpus.cli import main as cli
+
+    for error, says in ((psycopg.errors.ProgramLimitExceeded("index row size 6016 exceeds btree version 4 "
+                                                             "maximum 2704"), "past one of its limits"),
+                        (psycopg.errors.DiskFull("could not extend file"), "short of resources"),
+                        (psycopg.OperationalError("server closed the connection unexpectedly"),
+                         "lost the corpus database")):
+        def refuse(args, error=error):
+            raise error
+
+        monkeypatch.setattr(cli, "cmd_stats", refuse)
+        code, _, err = run_cli(capsys, "stats")
+        assert code != 0 and err.count("\n") == 1 and says in err and str(error) in err, err
+        assert ("run again" in err) == (not isinstance(error, psycopg.errors.ProgramLimitExceeded))

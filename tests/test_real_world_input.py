@@ -184,6 +184,36 @@ def test_a_capture_of_a_url_no_host_can_be_read_from_costs_only_itself(tmp_path,
             ("read", "bad_url", bad, None)]
 
 
+def test_a_token_longer_than_the_index_keeps_never_stops_the_research_index(tmp_path, corpus_db, staging_dir,
+                                                                           accept_all):
+    """A run of 6,000 letters and digits in a paragraph (base64, a hash) went into the research lexicon, whose
+    unique index takes rows of 2,704 bytes at most: the index refresh failed on every run after, and no new
+    document became searchable. Now every such token is one lexicon entry, no word; the text keeps it."""
+    import random
+    import string
+
+    from warc2corpus import research
+
+    accept_all("www.fjordposten.no")
+    run_of_letters = "".join(random.Random(1).choices(string.ascii_letters + string.digits, k=6000))
+    article = ARTICLE.replace("</p>", f" Koden var {run_of_letters} i teksten.</p>", 1)
+    assert article != ARTICLE
+
+    def records(writer):
+        write_record(writer, "https://www.fjordposten.no/sak/lang", article.encode())
+        write_record(writer, "https://www.fjordposten.no/sak/kort", ARTICLE.encode())
+
+    run.run_files([build_warc(tmp_path / "LONG-20240301120000-00000.warc.gz", [records])], "long")
+    with psycopg.connect(corpus_db) as conn:
+        assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 2
+        assert conn.execute("SELECT count(*) FROM research_docs").fetchone()[0] == 2  # both indexed
+        assert conn.execute("SELECT is_word, total FROM research_lexicon WHERE word = ''"  # research.index.UNINDEXED
+                            ).fetchall() == [(False, 0)]
+        assert conn.execute("SELECT max(octet_length(word)) FROM research_lexicon").fetchone()[0] < 100
+        hit = research.concordance(conn, "koden")
+    assert hit["total"] == 1 and hit["lines"][0]["right"].startswith("var " + run_of_letters[:50])
+
+
 def test_bad_gzip_magic_in_the_middle(tmp_path, corpus_db, staging_dir, accept_all):
     accept_all("www.fjordposten.no")
     warc = build_warc(tmp_path / "magic.warc.gz", [three_pages])

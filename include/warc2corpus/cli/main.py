@@ -495,16 +495,15 @@ def main(argv: list[str] | None = None) -> None:
     import psycopg
 
     from warc2corpus.stages.crawljobs import ConfigError
-    from warc2corpus.store.db import DatabaseError
+    from warc2corpus.store.db import DatabaseError, operational_failure
 
     try:
         args.handler(args)
     except (ConfigError, DatabaseError) as exc:
         fail(str(exc))
     except psycopg.OperationalError as exc:  # the server went away outside a file's load (that names its file)
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        fail(f"lost the corpus database ({reason}): what was being written was rolled back; run again "
-              "once the database is back")
+        what, reason, advice = operational_failure(exc)
+        fail(f"{what} ({reason}): what was being written was rolled back; {advice}")
 
 
 if __name__ == "__main__":

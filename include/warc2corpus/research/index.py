@@ -32,7 +32,7 @@ def _tsquote(word: str) -> str:
 
 def _document(paragraphs: list[list[str]], code: dict[str, int], lexeme: dict[int, str]) -> tuple:
     """(words, fts text, terms, counts, seq bytes) of one document. code: token -> its id (words)
-    or -(id + 2) (other tokens); lexeme: word id -> its quoted tsvector lexeme (None: too long)."""
+    or -(id + 2) (other tokens); lexeme: word id -> its quoted tsvector lexeme."""
     seq: list[int] = []
     for n, tokens in enumerate(paragraphs):
         if n:
@@ -46,7 +46,7 @@ def _document(paragraphs: list[list[str]], code: dict[str, int], lexeme: dict[in
     terms, firsts, counts = np.unique(ids, return_index=True, return_counts=True)
     fts = _tsvector_text(ids, positions, terms, firsts, counts, lexeme)
     if len(fts) > MAX_TSVECTOR_CHARS:   # beyond tsvector's 1 MB: the words without positions
-        fts = " ".join(lexeme[t] for t in terms.tolist() if lexeme[t] is not None)
+        fts = " ".join(lexeme[t] for t in terms.tolist())
     return len(ids), fts, terms.tolist(), counts.tolist(), arr.tobytes()
 
 
@@ -54,25 +54,33 @@ _POSITION_TEXT = np.array([str(n) for n in range(MAX_POSITION + 1)], dtype=objec
 
 
 def _tsvector_text(ids, positions, terms, firsts, counts, lexeme: dict[int, str]) -> str:
-    """The tsvector's text, "'word':3,17 'other':5": each term's lexeme (none when too long) and its
+    """The tsvector's text, "'word':3,17 'other':5": each term's lexeme and its
     first MAX_POSITIONS positions. ids, positions: every word of the document, sorted by term (then
     position); terms, firsts, counts: ``np.unique`` of ids. Laid out as one list of pieces (the
     positions' texts taken from a table, "," between them, " 'word':" where a term starts) and joined
     once: a join per term took two thirds of a document's indexing."""
     if not len(ids):
         return ""
-    quoted = np.array([lexeme[t] is not None for t in terms.tolist()], dtype=bool)
     within = np.arange(len(ids)) - np.repeat(firsts, counts)
-    kept = (within < MAX_POSITIONS) & np.repeat(quoted, counts)
+    kept = within < MAX_POSITIONS
     kept_ids = ids[kept]
-    if not len(kept_ids):
-        return ""
     pieces = np.full(2 * len(kept_ids), ",", dtype=object)
     pieces[1::2] = _POSITION_TEXT[positions[kept]]
     starts = np.flatnonzero(np.concatenate(([True], kept_ids[1:] != kept_ids[:-1])))
     pieces[2 * starts] = [" " + lexeme[t] + ":" for t in kept_ids[starts].tolist()]
     pieces[0] = pieces[0][1:]
     return "".join(pieces.tolist())
+
+
+# Every token longer than the index keeps (a run of base64 or a hash in a paragraph: no word) is this one
+# lexicon entry, no word: a run of several kilobytes broke the lexicon's unique index (btree rows end at
+# 2,704 bytes), and the index refresh failed on every run after, no new document searchable.
+UNINDEXED = ""
+
+
+def _indexed_form(token: str) -> str:
+    low = token.lower()
+    return UNINDEXED if len(low.encode("utf-8")) > MAX_WORD_BYTES else low
 
 
 def refresh_index(conn) -> dict:
@@ -92,7 +100,7 @@ def refresh_index(conn) -> dict:
             for doc_id, tokens in paragraph_tokens(conn, doc_ids):
                 docs[doc_id].append(tokens)
             occurrences = Counter(chain.from_iterable(chain.from_iterable(docs.values())))
-            lower = {t: t.lower() for t in occurrences}
+            lower = {t: _indexed_form(t) for t in occurrences}
             totals: Counter = Counter()
             for token, n in occurrences.items():
                 totals[lower[token]] += n
@@ -102,8 +110,7 @@ def refresh_index(conn) -> dict:
             ids = store.add_to_lexicon(conn, vocabulary, [word[w] for w in vocabulary],
                                        [totals[w] if word[w] else 0 for w in vocabulary])
             code = {t: ids[low] if word[low] else -(ids[low] + 2) for t, low in lower.items()}
-            lexeme = {ids[w]: (_tsquote(w) if len(w.encode("utf-8")) <= MAX_WORD_BYTES else None)
-                      for w in vocabulary if word[w]}
+            lexeme = {ids[w]: _tsquote(w) for w in vocabulary if word[w]}
             rows = [(doc_id, *_document(paragraphs, code, lexeme)) for doc_id, paragraphs in docs.items()]
             store.insert_documents(conn, rows)
             conn.commit()

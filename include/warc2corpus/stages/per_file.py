@@ -255,11 +255,10 @@ def load(manifest: FileManifest, *, staging: Staging | None = None) -> FileManif
                 fault=manifest["read"],
             )
         except psycopg.OperationalError as exc:  # the server went away: the transaction did not commit
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            what, reason, advice = db.operational_failure(exc)
             raise db.DatabaseError(
-                f"lost the corpus database while loading {manifest['warc_file']} ({reason}): nothing of the file "
-                "was loaded (its transaction was rolled back; the ledger does not mark it loaded); run again "
-                "once the database is back") from exc
+                f"{what} while loading {manifest['warc_file']} ({reason}): nothing of the file was loaded (its "
+                f"transaction was rolled back; the ledger does not mark it loaded); {advice}") from exc
     staging.remove(warc_prefix(staging, manifest["crawl_job"], manifest["run_id"], manifest["warc_file"]))
     log.info("%s %s: %s", manifest["warc_file"], final_status, outcome)
     return {**{k: v for k, v in manifest.items() if k != "staged"}, "status": final_status,

@@ -267,6 +267,20 @@ def stop_embedded() -> bool:
 # Connections and migrations
 # ---------------------------------------------------------------------------------------------
 
+def operational_failure(exc: psycopg.OperationalError) -> tuple[str, str, str]:
+    """(what happened, the server's words, what to do) for a psycopg OperationalError, whose class holds the
+    server's limits (SQLSTATE 54: no run again helps) and its want of resources (53) as well as a lost
+    connection."""
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    state = getattr(exc, "sqlstate", None) or ""
+    if state.startswith("54"):
+        return ("the corpus database refused it, past one of its limits", reason,
+                "this is a fault of warc2corpus: please report it")
+    if state.startswith("53"):
+        return "the corpus database is short of resources", reason, "run again once it has them"
+    return "lost the corpus database", reason, "run again once the database is back"
+
+
 def database_url() -> str:
     """The URL of the corpus database, starting the embedded server when no other is configured."""
     return settings.external_database_url() or start_embedded()
