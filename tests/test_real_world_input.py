@@ -135,6 +135,35 @@ def test_every_shared_sample_file(samples, corpus_db, staging_dir):
     assert read_on == ["warcio/example-wrong-chunks.warc.gz"]  # a record's body in a member of its own
 
 
+def test_every_shared_sample_file_loads_its_pages_once_their_hosts_are_accepted(samples, corpus_db, staging_dir,
+                                                                               accept_all):
+    """The files again, every host of theirs accepted, so that every page read is loaded: no file's load fails.
+    webarchive-commons' link-extraction-test.warc, whose records carry no WARC-Record-ID, failed its load
+    (documents.record_id is NOT NULL) once its host was accepted; its records are now named after the file
+    and offset."""
+    folder = samples / "warc"
+    with open(folder / "profile.tsv", encoding="utf-8") as table:
+        files = [folder / row["file"] for row in csv.DictReader(table, delimiter="\t")]
+    hosts = set()
+    for path in files:
+        for record in warcs.read_records(path):
+            try:
+                hosts.add(rejections.dedup.host_and_path(record.url or "")[0])
+            except ValueError:
+                pass
+    accept_all(*sorted(h for h in hosts if h))
+    results = run.run_files(files, "samples")  # no exception escapes
+    assert all(r["status"] in ("loaded", "partial", "quarantined") for r in results), \
+        [(r["warc_file"], r["status"], r.get("error")) for r in results if r["status"] not in ("loaded", "partial",
+                                                                                                 "quarantined")]
+    link_test = str((folder / "webarchive-commons" / "link-extraction-test.warc").resolve())
+    with psycopg.connect(corpus_db) as conn:
+        named = conn.execute("SELECT record_offset, record_id FROM documents WHERE warc_file = %s ORDER BY 1",
+                             (link_test,)).fetchall()
+        assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] > 20  # 27 today
+    assert named == [(offset, f"<urn:warc2corpus:link-extraction-test.warc:{offset}>") for offset in (258, 1696, 2807)]
+
+
 # ---------------------------------------------------------------------------------------------
 # Broken files
 # ---------------------------------------------------------------------------------------------
@@ -212,6 +241,44 @@ def test_a_token_longer_than_the_index_keeps_never_stops_the_research_index(tmp_
         assert conn.execute("SELECT max(octet_length(word)) FROM research_lexicon").fetchone()[0] < 100
         hit = research.concordance(conn, "koden")
     assert hit["total"] == 1 and hit["lines"][0]["right"].startswith("var " + run_of_letters[:50])
+
+
+def test_what_no_database_row_can_hold_never_fails_a_files_load(tmp_path, corpus_db, staging_dir, accept_all):
+    """A btree row ends at 2,704 bytes: a page whose URL path held 6,000 characters, or a WARC-Record-ID of
+    4,000, made the file's whole load fail (ProgramLimitExceeded), on every retry, as did a record without
+    WARC-Record-ID (NOT NULL). Now the path's uniqueness goes through its md5 (migration 0017), such a record
+    is named after its file and offset, and a host longer than DNS allows (253) is bad_url."""
+    accept_all("www.fjordposten.no")
+    rng = random.Random(7)
+    long_path = "/" + "".join(rng.choices(string.ascii_lowercase + string.digits, k=6000))
+    long_id = "<urn:uuid:" + "".join(rng.choices(string.ascii_letters, k=4000)) + ">"
+    long_host = ".".join("".join(rng.choices(string.ascii_lowercase, k=60)) for _ in range(5)) + ".no"
+
+    def page(n: int) -> bytes:
+        return ARTICLE.replace("Nesøy", f"Nesøy {n}").encode()
+
+    def records(writer):
+        write_record(writer, "https://www.fjordposten.no" + long_path, page(1))
+        write_record(writer, "https://www.fjordposten.no/sak/2", page(2), record_id=long_id)
+        write_record(writer, f"https://{long_host}/sak/3", page(3))
+        write_record(writer, "https://www.fjordposten.no/sak/4", page(4))
+
+    plain = build_warc(tmp_path / "ROWS-20240301120000-00000.warc", [records], gzip_members=False)
+    data = plain.read_bytes()
+    last = data.rindex(b"WARC/1.0\r\n")
+    without_id = data[:last] + re.sub(rb"WARC-Record-ID: [^\r]*\r\n", b"", data[last:], count=1)
+    assert len(without_id) < len(data)
+    plain.write_bytes(without_id)
+    [result] = run.run_files([plain], "rows")
+    assert ledger_row(corpus_db, plain)["status"] == "loaded", result
+    with psycopg.connect(corpus_db) as conn:
+        loaded = conn.execute("SELECT url_path, record_id, record_offset FROM documents ORDER BY record_offset").fetchall()
+        assert conn.execute("SELECT reason, host FROM rejections").fetchall() == [("bad_url", long_host)]
+    name = plain.name
+    assert [(path, record_id) for path, record_id, _ in loaded] == [
+        (long_path, loaded[0][1]), ("/sak/2", f"<urn:warc2corpus:{name}:{loaded[1][2]}>"),
+        ("/sak/4", f"<urn:warc2corpus:{name}:{loaded[2][2]}>")]
+    assert loaded[0][1].startswith("<urn:uuid:") and len(loaded[0][1]) < 100
 
 
 def test_bad_gzip_magic_in_the_middle(tmp_path, corpus_db, staging_dir, accept_all):

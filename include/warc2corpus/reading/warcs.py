@@ -71,6 +71,11 @@ def gzip_decompressor():
 _NAME_TIMESTAMP = re.compile(r"(?:^|[-_])(\d{14})(?:\d{1,3})?(?=[-_.])")
 
 
+# A WARC-Record-ID is a URI in angle brackets (47 characters from every crawler known here); a record without
+# one, or with one longer than this, is named after its file and offset instead (``WarcReader._next``).
+MAX_RECORD_ID_CHARS = 512
+
+
 @dataclass
 class Record:
     """One WARC record as the pipeline sees it. ``body`` (decoded HTTP entity) is set only for
@@ -1041,6 +1046,15 @@ class WarcReader:
             # its block). ARC writers miscount lengths, so WARC records only.
             record.short = record.short or (not self.is_arc and bool(getattr(warc_record.raw_stream, "limit", 0)))
         record.notices = said
+        if not record.record_id or len(record.record_id) > MAX_RECORD_ID_CHARS:
+            # Every record has one (the spec's), and the corpus keeps it as each document's and capture's name
+            # (a database row that cannot be one's name made the file's whole load fail).
+            given = record.record_id
+            record.record_id = f"<urn:warc2corpus:{os.path.basename(self.path)}:{record.offset}>"
+            log.warning("%s:%d: %s: named %s", self.path, record.offset, "a record without WARC-Record-ID"
+                        if not given else f"a WARC-Record-ID of {len(given):,} characters", record.record_id)
+        if record.refers_to and len(record.refers_to) > MAX_RECORD_ID_CHARS:
+            record.refers_to = None  # no record's name: resolved by its digest (or not at all)
         if record.error:
             log.warning("%s:%d: %s: %s", self.path, record.offset, record.skip_reason, record.error)
         return record

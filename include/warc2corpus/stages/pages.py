@@ -115,8 +115,9 @@ class Restore(Step):
 
 class Host(Step):
     """The page's host (its URL's, restored: a Wayback capture's is the original's). A URL that names no
-    host one can read ("http://[www.example.no/a", a crawler's capture of a broken link) is ``bad_url``:
-    its page belongs to no publication."""
+    host one can read ("http://[www.example.no/a", a crawler's capture of a broken link) or a host longer
+    than any (253 characters, DNS's limit: a crawler's garbage) is ``bad_url``: its page belongs to no
+    publication."""
 
     name = "host"
 
@@ -125,7 +126,12 @@ class Host(Step):
             page.host, _ = dedup.host_and_path(page.record.url)
         except ValueError:
             return "bad_url"
+        if len(page.host) > MAX_HOST_CHARS:
+            return "bad_url"
         return None
+
+
+MAX_HOST_CHARS = 253
 
 
 class ScoreAutocat(Step):
