@@ -617,3 +617,19 @@ def test_triggers_are_found_as_plain_searches_find_them_however_they_overlap():
         html = page.decode("utf-8")
         for kind in ("front", "article"):
             assert _triggered(html, kind) is bool(expected(page, kind)), (page, kind)
+
+
+@pytest.mark.parametrize("declaration", [
+    "Ansvar\u00adlig redak\u00adtør: Kari Nordmann",     # soft hyphens, as hyphenation scripts put them in
+    "Ansvarlig redak&shy;tør: Kari Nordmann",
+    "Ansvarlig redaktør: Kari Nord&shy;mann",
+    "Ansvarlig redaktør: Kari Nord\u200dmann",          # zero-width joiner
+    "Ansvarlig redak\u2060tør: Kari Nordmann",           # word joiner
+])
+def test_characters_that_only_hint_at_breaking_a_word_never_hide_a_declaration(declaration):
+    """A soft hyphen inside "redaktør" hid the declaration (score 0), inside the name the editor."""
+    page = ("<html><head><title>Fjordvik Avis</title></head><body><article><h1>Forsiden</h1>"
+            + "".join(f"<p>Dette er sak {i} på forsiden, om kommunen og ferja.</p>" for i in range(5))
+            + f"</article><footer><p>{declaration}</p></footer></body></html>")
+    scored = autocat.score_page(page, "https://www.fjordvik-avis.no/", kind="front")
+    assert scored.score == 1.0 and scored.evidence.get("editors") == ["Kari Nordmann"], scored.evidence

@@ -38,10 +38,16 @@ def fix_mojibake(text: str) -> str:
     return _MOJIBAKE_RE.sub(lambda m: _MOJIBAKE[m.group(0)], text)
 
 
+# Characters that only hint at how to break or join a word, and show nothing: a soft hyphen (&shy;, which sites
+# and hyphenation scripts put into long words: "Ansvarlig redak&shy;tør" was no declaration) and the zero-width
+# joiners. Left out, so that the word reads whole.
+INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200c\u200d\u2060"))
+
+
 def clean_text(text: str) -> str:
     if "&" in text:
         text = html_lib.unescape(text)  # entities written twice (&amp;oslash;) or left in scripts
-    text = fix_mojibake(unicodedata.normalize("NFC", text))
+    text = fix_mojibake(unicodedata.normalize("NFC", text.translate(INVISIBLE)))
     return SPACES.sub(" ", text).strip()
 
 
@@ -51,7 +57,8 @@ def clean_lines(lines: list[str]) -> list[str]:
     cleaned = list(lines)
     plain = [i for i, line in enumerate(lines) if "&" not in line]
     if plain:
-        text = SPACES.sub(" ", fix_mojibake(unicodedata.normalize("NFC", "\n".join(lines[i] for i in plain))))
+        text = "\n".join(lines[i] for i in plain).translate(INVISIBLE)
+        text = SPACES.sub(" ", fix_mojibake(unicodedata.normalize("NFC", text)))
         for i, line in zip(plain, text.split("\n")):
             cleaned[i] = line.strip()
     for i, line in enumerate(lines):
