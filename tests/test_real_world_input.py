@@ -281,6 +281,30 @@ def test_what_no_database_row_can_hold_never_fails_a_files_load(tmp_path, corpus
     assert loaded[0][1].startswith("<urn:uuid:") and len(loaded[0][1]) < 100
 
 
+@pytest.mark.parametrize("escape, kept", [("\\u0000", ""), ("\\ud800", "\ufffd")])
+def test_what_autocat_quotes_of_a_page_never_fails_the_run(tmp_path, corpus_db, staging_dir, escape, kept):
+    """A page's JSON-LD with "\\u0000" in a job title: autoCat quoted it, and PostgreSQL's jsonb refused the NUL,
+    failing the run's autoCat step (and every run after that took the file); with "\\ud800", a lone surrogate no
+    UTF-8 holds, the file's staging failed. Now the NUL is left out and the surrogate is U+FFFD."""
+    page = ('<html><head><title>Nullvik Avis</title><script type="application/ld+json">{"@context": '
+            f'"https://schema.org", "@type": "Person", "name": "Kari Nordmann", "jobTitle": "Ansvarlig redaktør{escape}"}}'
+            '</script></head><body><article><h1>Om oss</h1><p>Nullvik Avis er avisen for folk i Nullvik og omegn, '
+            'og den kommer ut hver dag med nyheter fra kommunen.</p></article></body></html>')
+
+    def records(writer):
+        write_record(writer, "https://www.nullvik-avis.no/", page.encode())
+        write_record(writer, "https://www.nullvik-avis.no/om-oss", page.encode())
+
+    path = build_warc(tmp_path / "QUOTE-20240301120000-00000.warc.gz", [records])
+    [result] = run.run_files([path], "quotes")
+    assert result["status"] == "loaded", result
+    with psycopg.connect(corpus_db) as conn:
+        quoted = [json.dumps(e, ensure_ascii=False) for (e,) in conn.execute(
+            "SELECT evidence FROM autocat_pages WHERE host = 'www.nullvik-avis.no'")]
+        assert conn.execute("SELECT count(*) FROM publications WHERE host = 'www.nullvik-avis.no'").fetchone()[0] == 1
+    assert quoted and all(f"Ansvarlig redaktør{kept}\"" in e for e in quoted), quoted
+
+
 def test_bad_gzip_magic_in_the_middle(tmp_path, corpus_db, staging_dir, accept_all):
     accept_all("www.fjordposten.no")
     warc = build_warc(tmp_path / "magic.warc.gz", [three_pages])

@@ -20,6 +20,7 @@ import psycopg
 
 from warc2corpus.records import DOCUMENT_COLUMNS, Capture, Paragraph, Rejection, Revisit
 from warc2corpus.store import ledger, publications
+from warc2corpus.store.values import storable
 
 # The columns of each table come from its record (warc2corpus.records): one definition.
 CAPTURE_COLUMNS = Capture.keys()
@@ -49,15 +50,6 @@ _CAPTURES_OF_RESOLVED = """
     ON CONFLICT DO NOTHING"""
 
 
-def _without_nul(value):
-    """PostgreSQL text cannot hold NUL characters, which broken pages do contain."""
-    if isinstance(value, str):
-        return value.replace("\x00", "") if "\x00" in value else value
-    if isinstance(value, list):
-        return [_without_nul(v) for v in value]
-    return value
-
-
 def text_array(values: list[str]) -> str:
     """A text[] in PostgreSQL's array syntax, every element quoted (COPY reads it with the column's
     type): made here in two joins, where psycopg's array dumper costs a Python call per token."""
@@ -77,7 +69,7 @@ def int_array(values: list[int]) -> str:
 def _copy(cur: psycopg.Cursor, table: str, columns: Iterable[str], rows: Iterable[tuple]) -> None:
     with cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
         for row in rows:
-            copy.write_row(tuple(_without_nul(value) for value in row))
+            copy.write_row(tuple(storable(value) for value in row))
 
 
 def paragraph_tokens(conn: psycopg.Connection, doc_ids: list[int]) -> list[tuple[int, list[str]]]:

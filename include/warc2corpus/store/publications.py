@@ -19,6 +19,7 @@ import psycopg
 
 from warc2corpus import autocat, tables
 from warc2corpus.records import HELD_BACK_STATUSES
+from warc2corpus.store.values import storable
 from warc2corpus.text import dedup
 
 # Taken by every transaction that changes host verdicts or loads filter rejections, so that a
@@ -35,7 +36,9 @@ EXPORT_COLUMNS = REGISTER_COLUMNS + ("decided_by", "status", "score", "editors",
 # ---------------------------------------------------------------------------------------------
 
 def store_pages(conn: psycopg.Connection, pages: list[dict]) -> set[str]:
-    """Record scored pages (front and other pages; a page seen again keeps one row); return the hosts."""
+    """Record scored pages (front and other pages; a page seen again keeps one row); return the hosts. What autoCat
+    quotes of a page is kept as PostgreSQL can keep it (``values.storable``): a NUL in a page's JSON-LD ("\\u0000")
+    made the run's autoCat step fail, and every run after it that took the file."""
     with conn.cursor() as cur:
         cur.executemany(
             """INSERT INTO autocat_pages (warc_file, record_offset, host, url, harvest_time, score, evidence,
@@ -45,9 +48,9 @@ def store_pages(conn: psycopg.Connection, pages: list[dict]) -> set[str]:
                SET score = EXCLUDED.score, evidence = EXCLUDED.evidence, kind = EXCLUDED.kind,
                    editors = EXCLUDED.editors""",
             [
-                (p["warc_file"], p["record_offset"], p["host"], p["url"], p["harvest_time"], p["score"],
-                 json.dumps(p["evidence"], ensure_ascii=False), p.get("kind", "front"),
-                 list(p["evidence"].get("editors", [])))
+                (p["warc_file"], p["record_offset"], p["host"], storable(p["url"]), p["harvest_time"], p["score"],
+                 json.dumps(storable(p["evidence"]), ensure_ascii=False), p.get("kind", "front"),
+                 storable(list(p["evidence"].get("editors", []))))
                 for p in pages
             ],
         )

@@ -36,6 +36,7 @@ import msgspec
 from zlib_ng import gzip_ng
 
 from warc2corpus import settings
+from warc2corpus.store.values import storable
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +116,11 @@ class RowWriter:
         self._encoder = msgspec.json.Encoder()
 
     def write(self, row: dict) -> None:
-        self.stream.write(self._encoder.encode(row) + b"\n")
+        try:
+            line = self._encoder.encode(row)
+        except UnicodeEncodeError:  # a lone surrogate a page's JSON gave ("\\ud800"): no UTF-8 holds it
+            line = self._encoder.encode(storable(row))
+        self.stream.write(line + b"\n")
         self.count += 1
 
     def write_line(self, line: bytes) -> None:
