@@ -305,7 +305,7 @@ def test_nesting_within_the_limit_and_a_long_name_are_taken(client):
 
 @pytest.mark.parametrize("error, status, says", [
     (psycopg.errors.ProgramLimitExceeded("word is too long to be indexed"), 400,
-     "past a limit of the database: word is too long"),
+     "past one of its limits (word is too long to be indexed)"),
     (psycopg.errors.OutOfMemory("out of memory"), 503, "short of resources (out of memory)"),
     (psycopg.OperationalError("connection refused"), 503, "cannot be reached"),
 ])

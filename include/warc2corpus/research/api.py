@@ -369,20 +369,13 @@ def _install_error_handlers(app: FastAPI, settings: Settings) -> None:
         # psycopg's OperationalError also holds what the server refused as past its limits (SQLSTATE class 54)
         # or short of resources (53): a request to change, or a server to wait for, not one to reach again.
         state = getattr(exc, "sqlstate", None) or ""
-        if state.startswith("54"):
-            return JSONResponse({"detail": f"the request goes past a limit of the database: {_primary(exc)}"},
-                                status_code=400)
-        if state.startswith("53"):
-            return JSONResponse({"detail": f"the corpus database is short of resources ({_primary(exc)}); "
-                                           "try again later"}, status_code=503, headers={"Retry-After": "30"})
+        if state.startswith(("53", "54")):
+            what, reason, advice = db.operational_failure(exc)
+            limit = state.startswith("54")
+            return JSONResponse({"detail": f"{what} ({reason}); {advice}"}, status_code=400 if limit else 503,
+                                headers=None if limit else {"Retry-After": "30"})
         return JSONResponse({"detail": "the corpus database cannot be reached; try again later"}, status_code=503,
                             headers={"Retry-After": "30"})
-
-
-def _primary(exc: Exception) -> str:
-    """The server's own one-line message of a database error."""
-    diag = getattr(exc, "diag", None)
-    return (diag.message_primary if diag is not None else None) or str(exc).splitlines()[0]
 
 
 # ---------------------------------------------------------------------------------------------
