@@ -182,7 +182,7 @@ def test_the_lexicons_totals_are_updated_in_place(corpus_db):
 
 
 def _tsvector_text_by_hand(paragraphs, code, lexeme):
-    """A document's tsvector text as the index means it: each word's quoted lexeme (none when too long)
+    """A document's tsvector text as the index means it: each word's quoted lexeme
     with its first MAX_POSITIONS positions (a token's place in the sequence, paragraph separators
     counted, from 1, clamped at MAX_POSITION), words in id order."""
     from warc2corpus.research.index import MAX_POSITION, MAX_POSITIONS
@@ -196,24 +196,24 @@ def _tsvector_text_by_hand(paragraphs, code, lexeme):
             if code[token] >= 0:
                 places.setdefault(code[token], []).append(min(place, MAX_POSITION))
     return " ".join(f"{lexeme[word]}:{','.join(map(str, found[:MAX_POSITIONS]))}"
-                    for word, found in sorted(places.items()) if lexeme[word] is not None)
+                    for word, found in sorted(places.items()))
 
 
 def test_a_documents_tsvector_text_holds_each_words_first_positions():
     """The index's tsvector text, made in one join, against the same text made word by word: random
-    documents with punctuation, a word too long for a lexeme, words over 256 times and documents past
-    position 16,383, empty paragraphs and documents of punctuation alone."""
+    documents with punctuation, a token too long for a lexeme (no word: ``index.UNINDEXED``), words over
+    256 times and documents past position 16,383, empty paragraphs and documents of punctuation alone."""
     import random
 
     from warc2corpus.research.index import _document
 
     rng = random.Random(7)
-    words = [f"w{i}" for i in range(40)] + ["x" * 2100, "it's"]
-    code = {w: i for i, w in enumerate(words)} | {".": -2, ",": -3}
-    lexeme = {i: ("'" + w.replace("'", "''") + "'" if len(w) <= 2000 else None) for i, w in enumerate(words)}
+    words = [f"w{i}" for i in range(40)] + ["it's"]
+    code = {w: i for i, w in enumerate(words)} | {".": -2, ",": -3, "x" * 2100: -4}
+    lexeme = {i: "'" + w.replace("'", "''") + "'" for i, w in enumerate(words)}
     documents = [[], [[]], [[".", ","]], [["x" * 2100]], [["w1"] * 300 + ["w2"]], [["w3"] * 17000, ["w3", "w4"]]]
     for _ in range(300):
-        documents.append([[rng.choice(words + [".", ","]) for _ in range(rng.randint(0, 60))]
+        documents.append([[rng.choice(words + [".", ",", "x" * 2100]) for _ in range(rng.randint(0, 60))]
                           for _ in range(rng.randint(1, 6))])
     for paragraphs in documents:
         assert _document(paragraphs, code, lexeme)[1] == _tsvector_text_by_hand(paragraphs, code, lexeme), paragraphs[:2]
