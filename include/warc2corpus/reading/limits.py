@@ -6,11 +6,12 @@ Defaults suit news pages; each can be set by an environment variable.
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from warc2corpus import settings
 
 
 class TimeLimitExceeded(BaseException):
@@ -19,17 +20,8 @@ class TimeLimitExceeded(BaseException):
     among them), and one that caught the limit would let the rest of the page run without it."""
 
 
-def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    if not value:
-        return default
-    try:
-        number = float(value)
-    except ValueError as exc:
-        raise ValueError(f"{name} must be a number, not {value!r}") from exc
-    if number <= 0:
-        raise ValueError(f"{name} must be positive, not {value!r}")
-    return number
+def _limit(variable: str, default: float) -> float:
+    return settings.number(variable, default, above_zero=True)
 
 
 @dataclass(frozen=True)
@@ -43,11 +35,11 @@ class Limits:
     @classmethod
     def from_environment(cls) -> "Limits":
         return cls(
-            max_record_bytes=int(_env_float("WARC2CORPUS_MAX_RECORD_MB", 20) * 2**20),
-            max_decoded_bytes=int(_env_float("WARC2CORPUS_MAX_DECODED_MB", 40) * 2**20),
-            extraction_seconds=_env_float("WARC2CORPUS_EXTRACTION_SECONDS", 30.0),
-            max_header_line_bytes=int(_env_float("WARC2CORPUS_MAX_HEADER_LINE_KB", 64) * 2**10),
-            max_header_bytes=int(_env_float("WARC2CORPUS_MAX_HEADER_KB", 256) * 2**10),
+            max_record_bytes=int(_limit("WARC2CORPUS_MAX_RECORD_MB", 20) * 2**20),
+            max_decoded_bytes=int(_limit("WARC2CORPUS_MAX_DECODED_MB", 40) * 2**20),
+            extraction_seconds=_limit("WARC2CORPUS_EXTRACTION_SECONDS", 30.0),
+            max_header_line_bytes=int(_limit("WARC2CORPUS_MAX_HEADER_LINE_KB", 64) * 2**10),
+            max_header_bytes=int(_limit("WARC2CORPUS_MAX_HEADER_KB", 256) * 2**10),
         )
 
 

@@ -18,6 +18,7 @@ from typing import Iterable
 
 import psycopg
 
+from warc2corpus import settings
 from warc2corpus.reading import warcs
 
 log = logging.getLogger(__name__)
@@ -34,32 +35,22 @@ SETTLE_VARIABLE = "WARC2CORPUS_SETTLE_SECONDS"                # discovery: files
 CLAIM_HOURS_VARIABLE = "WARC2CORPUS_CLAIM_HOURS"              # a claim not renewed for this long has lapsed
 
 
-def _setting(variable: str, default: float) -> float:
-    value = os.environ.get(variable, "").strip()
-    try:
-        number = float(value) if value else default
-    except ValueError:
-        raise ValueError(f"{variable}={value!r} is not a number") from None
-    if number < 0:
-        raise ValueError(f"{variable}={value!r} must not be negative")
-    return number
-
 
 def retry_attempts() -> int:
-    return max(1, int(_setting(RETRY_ATTEMPTS_VARIABLE, 5)))
+    return max(1, int(settings.number(RETRY_ATTEMPTS_VARIABLE, 5)))
 
 
 def retry_delay(attempt: int) -> timedelta:
     """How long after its ``attempt``-th passing fault a file waits: 5 min, 10, 20, 40 ... by default."""
-    return timedelta(seconds=_setting(RETRY_DELAY_VARIABLE, 300) * 2 ** (attempt - 1))
+    return timedelta(seconds=settings.number(RETRY_DELAY_VARIABLE, 300) * 2 ** (attempt - 1))
 
 
 def settle_seconds() -> float:
-    return _setting(SETTLE_VARIABLE, 60)
+    return settings.number(SETTLE_VARIABLE, 60)
 
 
 def claim_hours() -> float:
-    return _setting(CLAIM_HOURS_VARIABLE, 24)
+    return settings.number(CLAIM_HOURS_VARIABLE, 24)
 
 
 def claim(conn: psycopg.Connection, paths: list[str], run_id: str, *,

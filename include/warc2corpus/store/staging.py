@@ -44,13 +44,12 @@ OWNER_KEY = "owner.json.gz"  # in each run directory of a `warc2corpus run`
 STALE_HOURS_VARIABLE = "WARC2CORPUS_STAGING_STALE_HOURS"
 
 
+class StagingError(OSError):
+    """The staging area cannot be used; the message says where and why."""
+
+
 def stale_after_seconds() -> float:
-    value = os.environ.get(STALE_HOURS_VARIABLE, "").strip()
-    try:
-        hours = float(value) if value else 24.0
-    except ValueError:
-        raise ValueError(f"{STALE_HOURS_VARIABLE}={value!r} is not a number of hours") from None
-    return hours * 3600
+    return settings.number(STALE_HOURS_VARIABLE, 24.0) * 3600
 
 
 def process_start(pid: int) -> str | None:
@@ -209,10 +208,15 @@ class Staging:
     # -- runs ------------------------------------------------------------------------------------
 
     def claim(self, prefix: str) -> None:
-        """Mark a run directory as this process's (for :meth:`clean`)."""
+        """Mark a run directory as this process's (for :meth:`clean`); :class:`StagingError` where the staging
+        area cannot be written (the run's first write: nothing has been done yet)."""
         owner = {"host": socket.gethostname(), "pid": os.getpid(), "process_start": process_start(os.getpid()),
                  "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        self.write_json(f"{prefix}/{OWNER_KEY}", owner)
+        try:
+            self.write_json(f"{prefix}/{OWNER_KEY}", owner)
+        except OSError as exc:
+            raise StagingError(f"cannot write the staging area {self.base} (WARC2CORPUS_STAGING): "
+                               f"{exc.strerror or exc}") from exc
 
     def heartbeat(self, prefix: str) -> None:
         """Show that the run owning ``prefix`` is still at work (it may write nothing for a while)."""
