@@ -371,3 +371,15 @@ def test_a_register_as_spreadsheets_and_editors_save_it(tmp_path):
                           "  place: Sandvika\n", encoding="utf-8")
     for path in (semicolons, workbook, one_domain):
         assert publications.read_register(path) == expected, path.name
+
+
+def test_a_decision_on_a_host_nobody_has_seen_is_kept_and_said(demo, capsys):
+    """The command records it (a host may be decided on before its pages come) but says so: a typo ("www.nrk.n")
+    went unseen. A reason the database cannot keep is one line, nothing decided."""
+    code, out = run_cli(capsys, "publications", "review", "www.fjordpost.no", "--accept", "--by", "tester")
+    assert code == 0 and "www.fjordpost.no is no host seen or registered yet" in out
+    assert statuses(demo)["www.fjordpost.no"][0] == "accepted"
+    code, out = run_cli(capsys, "publications", "review", FP, "--accept", "--by", "tester")
+    assert code == 0 and "no host seen" not in out
+    code, out = run_cli(capsys, "publications", "review", FP, "--reject", "--by", "tester", "--note", "spam\x00")
+    assert code == 2 and out.count("\n") == 1 and "NUL" in out and statuses(demo)[FP][0] == "accepted"

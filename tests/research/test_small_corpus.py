@@ -126,6 +126,8 @@ def test_research_commands(corpus_db, capsys):
     code, out, err = run_cli(capsys, "research", "conc", "x", "--before", "20", "--after", "20")
     assert code == 2 and err.startswith("warc2corpus: window:")
     assert json.loads(run_cli(capsys, "research", "summary")[1])["texts"] == 2
+    code, out, err = run_cli(capsys, "research", "conc", "x", "--corpus", "nosuchcorp")
+    assert code == 2 and err == "warc2corpus: not found: corpus 'nosuchcorp'\n"  # it said only "corpus 'nosuchcorp'"
 
 
 def test_concurrent_refreshes_wait_for_each_other(corpus_db):

@@ -12,6 +12,7 @@ def cmd_publications(args) -> None:
     from warc2corpus.store import db, publications
     from warc2corpus.cli.common import current_user, fail
     from warc2corpus.formatting import format_table
+    from warc2corpus.text import dedup
 
     with db.connect() as conn:
         if args.action == "list":
@@ -44,7 +45,14 @@ def cmd_publications(args) -> None:
                 fail("say --accept, --reject or --clear")
             choice = {"accept": "accepted", "reject": "rejected", "clear": None}[args.decision]
             who = args.by or current_user()
-            outcome = publications.decide(conn, args.host, choice, by=who, note=args.note or "")
+            if dedup.normalise_host(args.host) not in publications.host_statuses(conn):
+                # kept (a host may be decided on before its pages come), but said: a typo would go unseen
+                print(f"warc2corpus: {args.host} is no host seen or registered yet: the decision waits for its "
+                      "pages", file=sys.stderr)
+            try:
+                outcome = publications.decide(conn, args.host, choice, by=who, note=args.note or "")
+            except ValueError as exc:
+                fail(str(exc))
             conn.commit()
             print(f"{args.host}: {choice or 'decision withdrawn'} by {who}; documents withdrawn "
                   f"{outcome['withdrawn']}, restored {outcome['restored']}; WARC files to load again "

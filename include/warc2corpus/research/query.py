@@ -32,10 +32,10 @@ class BadRequest(ValueError):
 
 
 class NotFound(LookupError):
-    """Something asked for does not exist; ``what`` says what."""
+    """Something asked for does not exist; ``what`` says what (its message: "not found: <what>")."""
 
     def __init__(self, what: str):
-        super().__init__(what)
+        super().__init__(f"not found: {what}")
         self.what = what
 
 
