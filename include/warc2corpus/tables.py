@@ -26,7 +26,7 @@ class Row(list):
         self.number = number
 
 
-def read_rows(data: bytes, filename: str) -> list[list[str]]:
+def read_rows(data: bytes, filename: str) -> list[Row]:
     """The rows (:class:`Row`: lists of cell texts, numbered) of the file, blank rows left out. ``filename``
     tells the kind."""
     name = (filename or "").lower()

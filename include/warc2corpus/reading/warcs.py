@@ -1128,8 +1128,6 @@ class WarcReader:
         if len(raw) > self.limits.max_record_bytes:
             record.skip_reason = "too_large"
             return
-        # Fewer bytes than its Content-Length (ARC writers miscount lengths, so WARC records only).
-        record.short = not self.is_arc and bool(getattr(stream, "limit", 0))
         http = warc_record.http_headers
         transfer = http.get_header("Transfer-Encoding")
         try:

@@ -144,13 +144,6 @@ def parse_query(text, param: str = "text"):
     if sum(1 for kind, _ in tokens if kind == "pat") > MAX_QUERY_TERMS:
         raise BadRequest(param, f"more than {MAX_QUERY_TERMS} terms")
     at = 0
-    depth = 0  # parentheses and NOTs open around the term being read
-
-    def deeper():
-        nonlocal depth
-        depth += 1
-        if depth > MAX_NESTING:
-            raise BadRequest(param, f"parentheses and NOTs nested more than {MAX_NESTING} deep")
 
     def peek():
         return tokens[at][0] if at < len(tokens) else None
@@ -160,48 +153,47 @@ def parse_query(text, param: str = "text"):
         at += 1
         return tokens[at - 1]
 
-    def or_expr():
-        parts = [and_expr()]
+    # depth: the parentheses and NOTs open around the term being read
+    def or_expr(depth: int):
+        parts = [and_expr(depth)]
         while peek() == "OR":
             take()
-            parts.append(and_expr())
+            parts.append(and_expr(depth))
         return parts[0] if len(parts) == 1 else Or(tuple(parts))
 
-    def and_expr():
-        parts = [not_expr()]
+    def and_expr(depth: int):
+        parts = [not_expr(depth)]
         while peek() in ("AND", "NOT", "pat", "("):
             if peek() == "AND":
                 take()
-            parts.append(not_expr())
+            parts.append(not_expr(depth))
         return parts[0] if len(parts) == 1 else And(tuple(parts))
 
-    def not_expr():
-        nonlocal depth
+    def deeper(depth: int) -> int:
+        if depth >= MAX_NESTING:
+            raise BadRequest(param, f"parentheses and NOTs nested more than {MAX_NESTING} deep")
+        return depth + 1
+
+    def not_expr(depth: int):
         if peek() == "NOT":
             take()
-            deeper()
-            inner = not_expr()
-            depth -= 1
-            return Not(inner)
-        return atom()
+            return Not(not_expr(deeper(depth)))
+        return atom(depth)
 
-    def atom():
-        nonlocal depth
+    def atom(depth: int):
         kind = peek()
         if kind == "pat":
             return take()[1]
         if kind == "(":
             take()
-            deeper()
-            inner = or_expr()
+            inner = or_expr(deeper(depth))
             if peek() != ")":
                 raise BadRequest(param, "a closing parenthesis is missing")
             take()
-            depth -= 1
             return inner
         raise BadRequest(param, f"a term was expected, not {kind or 'the end'}")
 
-    tree = or_expr()
+    tree = or_expr(0)
     if at != len(tokens):
         raise BadRequest(param, f"unexpected {tokens[at][0]!r}")
     return tree

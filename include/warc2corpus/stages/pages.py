@@ -126,12 +126,9 @@ class Host(Step):
             page.host, _ = dedup.host_and_path(page.record.url)
         except ValueError:
             return "bad_url"
-        if len(page.host) > MAX_HOST_CHARS:
+        if len(page.host) > dedup.MAX_HOST_CHARS:
             return "bad_url"
         return None
-
-
-MAX_HOST_CHARS = 253
 
 
 class ScoreAutocat(Step):

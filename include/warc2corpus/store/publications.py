@@ -280,7 +280,7 @@ def read_register(path: Path | str, text: str | None = None) -> list[dict]:
         if not given:
             raise ValueError(f"{where}: no domain")
         domain = autocat.host_domain(given.lower().removeprefix("https://").removeprefix("http://").split("/")[0])
-        if not _HOSTNAME.fullmatch(domain) or len(domain) > 253:
+        if not _HOSTNAME.fullmatch(domain) or len(domain) > dedup.MAX_HOST_CHARS:
             raise ValueError(f"{where}: not a domain: {given[:80]!r}")
         title = str(row.get("title") or "").strip()
         decided_by = str(row.get("decided_by") or "").strip().lower()

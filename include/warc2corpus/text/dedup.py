@@ -31,6 +31,9 @@ def host_and_path(url: str) -> tuple[str, str]:
     return normalise_host(parts.hostname or ""), parts.path or "/"
 
 
+MAX_HOST_CHARS = 253  # DNS's limit: a longer "host" is a crawler's garbage
+
+
 def normalise_host(host: str) -> str:
     """A host as the corpus names it, wherever it comes from (a WARC's URL, a register, a person): lower
     case, no final dot, an internationalised domain name in its Unicode form. Crawlers write such a name
