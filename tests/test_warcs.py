@@ -490,7 +490,32 @@ def test_parse_warc_date_arc_form():
     assert warcs.parse_warc_date("20190412093000") == datetime(2019, 4, 12, 9, 30, tzinfo=timezone.utc)
 
 
-@pytest.mark.parametrize("value", [None, "", "   ", "yesterday", "2019-13-45T00:00:00Z", "2019041209"])
+@pytest.mark.parametrize("value, expected", [
+    ("2016-12-31T23:59:60Z", datetime(2016, 12, 31, 23, 59, 59, 999_999, tzinfo=timezone.utc)),  # a leap second
+    ("2016-12-31T23:59:60.25Z", datetime(2016, 12, 31, 23, 59, 59, 999_999, tzinfo=timezone.utc)),
+    ("2017-01-01T00:59:60+01:00", datetime(2016, 12, 31, 23, 59, 59, 999_999, tzinfo=timezone.utc)),
+    ("2019-04-12T09:30:00z", datetime(2019, 4, 12, 9, 30, tzinfo=timezone.utc)),  # W3C-DTF's Z in lower case
+    ("2019-04-12T09:30Z", datetime(2019, 4, 12, 9, 30, tzinfo=timezone.utc)),    # reduced precision
+    ("2019-04-12T09:30:00.123456789Z", datetime(2019, 4, 12, 9, 30, 0, 123456, tzinfo=timezone.utc)),
+])
+def test_parse_warc_date_forms_crawlers_write(value, expected):
+    assert warcs.parse_warc_date(value) == expected
+
+
+def test_a_page_captured_in_a_leap_second_is_read_with_its_time(tmp_path):
+    """A crawl that wrote through 2016-12-31T23:59:60Z: the page was turned away as no_warc_date."""
+    path = tmp_path / "TEST-20161231235959-00001-host.warc.gz"
+    with open(path, "wb") as out:
+        writer = WARCWriter(out, gzip=True)
+        writer.write_record(_response(writer, "https://example.no/a", "200 OK", "text/html; charset=utf-8", HTML,
+                                      date="2016-12-31T23:59:60Z"))
+    [record] = [r for r in warcs.WarcReader(path, warcs.Limits()).records() if r.record_type == "response"]
+    assert record.skip_reason is None and record.body == HTML
+    assert record.harvest_time == "2016-12-31T23:59:59.999999Z"
+
+
+@pytest.mark.parametrize("value", [None, "", "   ", "yesterday", "2019-13-45T00:00:00Z", "2019041209",
+                                   "2019-04-12T09:60:00Z", "2019-04-12T09:30:61Z"])
 def test_parse_warc_date_garbage(value):
     assert warcs.parse_warc_date(value) is None
 

@@ -159,7 +159,14 @@ def capture_time_from_name(path: str | Path) -> datetime | None:
     return None
 
 
+# A leap second's seconds (a crawl writing at 2016-12-31T23:59:60Z, the last one, wrote such dates).
+_LEAP_SECOND = re.compile(r"(?<=T\d\d:\d\d:)60(?=(?:[.,]\d*)?(?:Z|[+-]\d\d:?\d\d)?$)")
+
+
 def parse_warc_date(value: str | None) -> datetime | None:
+    """A WARC-Date (W3C-DTF, any fraction of a second, an offset or Z in either case; a leap second
+    as the last microsecond of the second before it) or an ARC date (14 digits), in UTC; None when
+    it is none of these: a page without a harvest time is never given a guessed one."""
     if not value:
         return None
     text = value.strip()
@@ -168,10 +175,16 @@ def parse_warc_date(value: str | None) -> datetime | None:
             return datetime.strptime(text, "%Y%m%d%H%M%S").replace(tzinfo=timezone.utc)
         except ValueError:
             return None
+    text = text[:-1] + "Z" if text.endswith("z") else text
+    leap = _LEAP_SECOND.search(text)
+    if leap:  # 23:59:60, which datetime cannot hold: the last instant of the second before
+        text = text[:leap.start()] + "59" + text[leap.end():]
     try:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         return None
+    if leap:
+        parsed = parsed.replace(microsecond=999_999)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
 
 
