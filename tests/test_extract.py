@@ -63,6 +63,27 @@ def test_header_charset_wins_over_meta():
     assert charsets.decode_html(html.encode("cp1252"), "text/html; charset=windows-1252") == html
 
 
+@pytest.mark.parametrize("header, meta", [
+    ("text/html; charset=ISO-8859-1", '<meta charset="utf-8">'),  # a server's default label
+    ("text/html; charset=windows-1252", ""),
+    ("text/html", '<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-15">'),
+    ("text/html; charset=iso-8859-10", ""),  # the Nordic set, for Sámi
+])
+def test_a_utf8_page_under_a_single_byte_label_is_read_as_utf8(header, meta):
+    """Bytes that are all valid UTF-8, some beyond ASCII, are UTF-8 whatever single-byte charset labels
+    them: "Blåbær" was stored "BlÃ¥bÃ¦r" (a server's AddDefaultCharset, a template's stale meta)."""
+    html = f"<html><head>{meta}<title>{WORD}</title></head><body><p>{WORD} – «sitat» ✓</p></body></html>"
+    assert charsets.decode_html(html.encode("utf-8"), header) == html
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "iso-8859-1", "iso-8859-15"])
+def test_a_page_in_its_single_byte_label_is_read_by_it(encoding):
+    """The label stands where the bytes are not UTF-8: the letters of a Western page in a single-byte
+    charset are single high bytes, which UTF-8 never reads."""
+    html = f"<html><body><p>{WORD}: søte jordbær, blå bær og rå løk</p></body></html>"
+    assert charsets.decode_html(html.encode(encoding), f"text/html; charset={encoding}") == html
+
+
 def test_charset_from_meta_when_header_has_none():
     html = f'<html><head><meta charset="iso-8859-1"></head><body>{WORD}</body></html>'
     assert charsets.decode_html(html.encode("iso-8859-1"), "text/html") == html

@@ -1,5 +1,5 @@
 """Decoding a page's bytes to text: its byte order mark, then the HTTP header's charset, then the
-page's own declaration, then detection. Legacy labels are read as browsers read them (WHATWG):
+page's own declaration (a single-byte one only where the bytes are not UTF-8), then detection. Legacy labels are read as browsers read them (WHATWG):
 iso-8859-1 as windows-1252, gb2312 as gb18030, big5 as big5hkscs, so pages labelled with the narrower
 set still decode."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import gzip
 import re
+from functools import lru_cache
 from pathlib import Path
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE)
@@ -37,6 +38,18 @@ def codec_for(label: str | None) -> str | None:
 # WHATWG's encoding sniffing): a UTF-8 page saved with one and served as iso-8859-1 by a server's
 # default shows right in a browser, and was read here as windows-1252 ("TÃ¥rene" for "Tårene").
 _BYTE_ORDER_MARKS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+@lru_cache(maxsize=None)
+def _single_byte(codec: str) -> bool:
+    """Does the codec read every byte as one character (windows-1252, the ISO-8859 family, KOI8 ...)?"""
+    try:  # pairs of high bytes that UTF-8, UTF-16, the CJK and the other multi-byte charsets read as one
+        return all(len(pair.decode(codec, errors="replace")) == 2 for pair in _HIGH_PAIRS)
+    except LookupError:
+        return False
+
+
+_HIGH_PAIRS = (b"\xc3\xa5", b"\xe2\x80", b"\xa4\xa4", b"\x82\xa0", b"\x8e\xa1")
 
 
 def reads_as_utf16(data: bytes) -> bool:
@@ -111,6 +124,15 @@ def decode_html(body: bytes, content_type: str | None = None) -> str:
     the result reads as Western text, then detection; the last resort replaces what cannot be
     decoded."""
     declared = declared_charset(body, content_type)
+    if declared and _single_byte(declared) and not body.isascii():
+        # A server's default label (Apache's "AddDefaultCharset ISO-8859-1") on a page written in
+        # UTF-8: bytes that are all valid UTF-8, some of them beyond ASCII, are UTF-8. Text in a
+        # single-byte charset is next to never valid UTF-8 (Norwegian's æ ø å are single high bytes,
+        # each followed by a letter where UTF-8 needs a continuation byte): "Blåbær" was stored "BlÃ¥bÃ¦r".
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
     if declared:
         try:
             return body.decode(declared)
