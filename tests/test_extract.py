@@ -134,6 +134,34 @@ def test_bytes_that_merely_begin_as_a_utf16_mark_are_not_read_as_utf16():
     assert "Blåbær på låven" in charsets.decode_html(body)
 
 
+# --- mojibake in the page's own bytes -----------------------------------------------------------------
+
+
+def _twice_encoded(text: str) -> str:
+    """What a CMS that encodes twice writes: UTF-8 read as windows-1252 and written again as UTF-8."""
+    return text.encode("utf-8").decode("cp1252")
+
+
+def test_mojibake_in_a_pages_own_text_is_mended():
+    """A page whose text was encoded twice before it was archived ("lÃ¸rdag", "â€“"): no decoding of its
+    bytes undoes that; the stored title, author and paragraphs read as the site meant them."""
+    title, author = "Brødskiva på låven", "Åse Sæther"
+    html = (f"<html><head><title>{_twice_encoded(title)}</title><meta name=\"author\" content=\"{_twice_encoded(author)}\">"
+            f"</head><body><article><h1>{_twice_encoded(title)}</h1>"
+            + "".join(f"<p>{_twice_encoded(paragraph + ' – sier arrangøren.')}</p>" for paragraph in BODY)
+            + "</article></body></html>")
+    result = extract.extract(html, "https://www.example.no/nyheter/1")
+    assert result.title == title and result.author == author
+    assert result.paragraphs == [paragraph + " – sier arrangøren." for paragraph in BODY]
+
+
+def test_text_without_mojibake_is_left_as_it_is():
+    """ftfy changes only what its heuristic finds bad: Norwegian, Sámi and typography stay as written."""
+    texts = ["«Det er på tide», sa hun – og gikk.", "Čáhcegáddi ja Ŧ: sámegiella £5 © 2019 §3 °C ½", "ÆØÅ æøå é ü ß"]
+    assert extract.mend_mojibake(texts) is texts
+    assert extract.mend_mojibake(["ascii only"]) == ["ascii only"]
+
+
 # --- pages nested deeper than libxml2's default limit ---------------------------------------------
 
 
