@@ -162,6 +162,30 @@ def test_text_without_mojibake_is_left_as_it_is():
     assert extract.mend_mojibake(["ascii only"]) == ["ascii only"]
 
 
+def test_looks_like_mojibake_is_ftfys_heuristic():
+    """:func:`extract.looks_like_mojibake` runs ftfy's heuristic only around the places it can match: its
+    answer must be the heuristic's on every text. Random texts of the characters ftfy's patterns name (its
+    categories, the ones its patterns spell out), other scripts' and ASCII beside them, up to 24 long; a
+    version of ftfy with a pattern the places miss fails here."""
+    import random
+
+    from ftfy.badness import MOJIBAKE_CATEGORIES, is_bad
+
+    characters = set(extract.MOJIBAKE_SPELLED + "æøåÆØÅ中文Жжщ")
+    for category in MOJIBAKE_CATEGORIES.values():
+        for start, end in re.findall(r"(.)(?:-(.))?", category, re.DOTALL):
+            characters.update(map(chr, range(ord(start), ord(end or start) + 1)))
+    characters, ascii_ = sorted(characters), "ab Z.,?!\n1"
+    rng, bad = random.Random(14), 0
+    for _ in range(60_000):
+        text = "".join(rng.choice(characters) if rng.random() < 0.5 else rng.choice(ascii_)
+                       for _ in range(rng.randint(1, 24)))
+        expected = is_bad(text)
+        bad += expected
+        assert extract.looks_like_mojibake(text) == expected, text
+    assert 10_000 < bad < 60_000
+
+
 # --- pages nested deeper than libxml2's default limit ---------------------------------------------
 
 
