@@ -18,7 +18,7 @@ _BROWSER_READS_AS = {"latin-1": "cp1252", "iso8859-1": "cp1252", "ascii": "cp125
 _TAGS = re.compile(r"<script.*?</script>|<style.*?</style>|<[^>]*>", re.IGNORECASE | re.DOTALL)
 _TYPOGRAPHY = set("«»–—‘’‚“”„•…€£©®™°±·×÷§¶†‡‰′″¼½¾\ufffd")  # and bytes cp1252 leaves undefined
 _ASCII = bytes(range(128))
-UTF8_BROKEN_SHARE = 0.05
+UTF8_BROKEN_SHARE = 0.5  # of a page's non-ASCII sequences, at most this share broken: UTF-8 with stray bytes
 SNIFF_BYTES = 4096
 DETECT_BYTES = 64 * 1024
 
@@ -98,9 +98,25 @@ def looks_like_western_text(text: str) -> bool:
             and all(ord(ch) < 0x250 for ch in high_letters))
 
 
+def _stray_bytes(error: UnicodeDecodeError) -> tuple[str, int]:
+    """The bytes a UTF-8 decoder cannot read, read as windows-1252 (U+FFFD for the five it leaves undefined):
+    a page written in UTF-8 that holds a few bytes of another charset — a footer included from a file still
+    in ISO-8859-1 ("Ansvarlig redakt\\xf8r"), a quote pasted from a Windows editor ("\\x92") — reads as its
+    writer meant it, where each such byte was a U+FFFD ("redakt\ufffdr": autoCat missed the declaration)."""
+    return error.object[error.start:error.end].decode("cp1252", errors="replace"), error.end
+
+
+STRAY_BYTES = "warc2corpus-stray-bytes"
+codecs.register_error(STRAY_BYTES, _stray_bytes)
+
+
 def mostly_utf8(body: bytes) -> bool:
-    """Are at least 95% of the non-ASCII sequences valid UTF-8? A page in windows-1252 or another
-    legacy charset has next to none (its letters æ ø å are single high bytes, invalid in UTF-8)."""
+    """Are at least half of the non-ASCII sequences valid UTF-8? A page in windows-1252 or another
+    single-byte charset has next to none (its letters are single high bytes, each followed by a letter
+    where UTF-8 needs a continuation byte); one in a CJK charset a fifth at most, by accident. A page
+    written in UTF-8 with a footer or a quote in another charset has most (its stray bytes are read as
+    windows-1252: :func:`_stray_bytes`; a Western page misjudged so reads the same but for its byte pairs
+    that are valid UTF-8, which are next to always mojibake)."""
     text = body.decode("utf-8", errors="replace")
     ascii_bytes = len(body) - len(body.translate(None, _ASCII))
     invalid = text.count("\ufffd") - body.count("\ufffd".encode())  # one U+FFFD per broken sequence
@@ -142,8 +158,8 @@ def decode_html(body: bytes, content_type: str | None = None) -> str:
         return body.decode("utf-8-sig")
     except UnicodeDecodeError:
         pass
-    if mostly_utf8(body):  # a few broken bytes in a UTF-8 page: replaced, the rest kept right
-        return body.decode("utf-8-sig", errors="replace")
+    if mostly_utf8(body):  # a few stray bytes in a UTF-8 page: read as windows-1252, the rest kept right
+        return body.decode("utf-8-sig", errors=STRAY_BYTES)
     western = body.decode("cp1252", errors="replace")
     if looks_like_western_text(western[:DETECT_BYTES]):
         return western
