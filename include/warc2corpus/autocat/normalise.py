@@ -68,14 +68,11 @@ def clean_lines(lines: list[str]) -> list[str]:
 
 
 def decode(raw: bytes) -> str:
-    head = raw[:4096]
-    match = re.search(rb"""charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", head, re.IGNORECASE)
-    for encoding in ([match.group(1).decode("ascii", "replace")] if match else []) + ["utf-8"]:
-        try:
-            return raw.decode(encoding)
-        except (UnicodeDecodeError, LookupError):
-            continue
-    return raw.decode("cp1252", errors="replace")
+    """A page's bytes as the pipeline decodes them (``reading.charsets.decode_html``), so that autoCat's
+    eval and its library callers read what the pipeline's autoCat reads."""
+    from warc2corpus.reading.charsets import decode_html
+
+    return decode_html(raw)
 
 
 def bounded(html: str) -> tuple[str, bool]:
