@@ -373,6 +373,21 @@ def test_a_register_as_spreadsheets_and_editors_save_it(tmp_path):
         assert publications.read_register(path) == expected, path.name
 
 
+def test_a_registers_text_is_kept_composed_as_the_corpus_keeps_it(tmp_path):
+    """A register saved on a Mac may write "Ålesund" as "A" and a combining ring: it was another place than
+    "Ålesund", and a researcher's place filter found only one of them."""
+    import unicodedata
+
+    decomposed = tmp_path / "register.csv"
+    decomposed.write_text(unicodedata.normalize(
+        "NFD", "domain,title,place,county,note\nsmp.no,Sunnmørsposten på nett,Ålesund,Møre og Romsdal,Året rundt\n"),
+        encoding="utf-8")
+    [row] = publications.read_register(decomposed)
+    assert (row["title"], row["place"], row["county"], row["note"]) == (
+        "Sunnmørsposten på nett", "Ålesund", "Møre og Romsdal", "Året rundt")
+    assert all(unicodedata.is_normalized("NFC", row[key]) for key in ("title", "place", "county", "note"))
+
+
 def test_a_decision_on_a_host_nobody_has_seen_is_kept_and_said(demo, capsys):
     """The command records it (a host may be decided on before its pages come) but says so: a typo ("www.nrk.n")
     went unseen. A reason the database cannot keep is one line, nothing decided."""

@@ -1456,6 +1456,19 @@ def test_build_document_keeps_page_type_languages_and_dropped_counts():
     assert empty.rejected == "all_paragraphs_dropped_unnatural"
 
 
+def test_a_documents_title_and_author_are_kept_composed_as_its_paragraphs_are():
+    """A page's "Ålesund" written with "A" and a combining ring: its paragraphs were kept composed (NFC), its
+    title and author as written, so the same word was two in the corpus."""
+    import unicodedata
+
+    from warc2corpus.stages import pages
+
+    page = extract.Extracted(title=unicodedata.normalize("NFD", "Båtførere i Ålesund"),
+                             author=unicodedata.normalize("NFD", "Åse Brå"), paragraphs=article_paragraphs("ferja"))
+    document = pages.build_document(_Record(), page, "job")
+    assert (document.title, document.author) == ("Båtførere i Ålesund", "Åse Brå")
+
+
 @pytest.mark.parametrize("line, credit", [
     ("Foto: Ola Nordmann / NTB", True), ("Photo: AFP", True), ("Kari Nordmann, NTB", True), ("REUTERS", True),
     ("Mandel Ngan / AFP", True), ("Brought to you by REUTERS", True), ("Fishing net image via Shutterstock", True),

@@ -219,3 +219,25 @@ def test_a_documents_tsvector_text_holds_each_words_first_positions():
                           for _ in range(rng.randint(1, 6))])
     for paragraphs in documents:
         assert _document(paragraphs, code, lexeme)[1] == _tsvector_text_by_hand(paragraphs, code, lexeme), paragraphs[:2]
+
+
+def test_words_written_decomposed_find_what_the_corpus_holds(corpus_db):
+    """A researcher's "blåbær" with its "å" as "a" and a combining ring (as macOS and some PDFs hand text on)
+    was "not a word" in a query and counted nothing in a frequency list: the corpus keeps its texts
+    composed (NFC), and now reads every query, word list and filter so."""
+    import unicodedata
+
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {1: ["Blåbær på låven i år", "blåbær"], 2: ["Jordbær i Ålesund"]})
+        conn.commit()
+        research.refresh_index(conn)
+    decomposed = lambda text: unicodedata.normalize("NFD", text)  # noqa: E731
+    assert decomposed("blåbær") != "blåbær"
+    with research.connect(corpus_db) as conn:
+        for query in ("på låven", "blåbær"):
+            hits = research.concordance(conn, decomposed(query), before=1, after=1)
+            assert hits == research.concordance(conn, query, before=1, after=1) and hits["lines"]
+        assert [(r["word"], r["count"]) for r in research.frequencies(conn, words=[decomposed("blåbær")])] \
+            == [("blåbær", 2)]
+        flt = research.CorpusFilter.from_params({"text": decomposed("ålesund OR låven")})
+        assert research.count_corpus(conn, flt) == 2

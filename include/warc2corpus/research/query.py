@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from datetime import date
 
 from warc2corpus.text.pagetype import PAGE_TYPES
@@ -44,11 +45,14 @@ class QueryTimeout(RuntimeError):
 
 
 def plain_text(value: str, param: str) -> str:
-    """``value``, refused when it holds a NUL character: no text in the corpus can (PostgreSQL's text
-    cannot), and the database would refuse the statement rather than find nothing."""
+    """``value`` in Unicode's composed form (NFC), as the corpus keeps its texts: "blåbær" typed or pasted
+    with its "å" as "a" and a combining ring (as macOS and some PDFs hand text on) was "not a word", and a
+    place "Ålesund" so written matched nothing. Refused when it holds a NUL character: no text in the
+    corpus can (PostgreSQL's text cannot), and the database would refuse the statement rather than find
+    nothing."""
     if "\x00" in value:
         raise BadRequest(param, "holds a NUL character (\\x00), which no text in the corpus holds")
-    return value
+    return unicodedata.normalize("NFC", value)
 
 
 def is_word(token: str) -> bool:
@@ -120,7 +124,7 @@ def parse_query(text, param: str = "text"):
     """The query as a tree of Pattern / And / Or / Not; BadRequest(param) when malformed."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest(param, "an empty query")
-    plain_text(text, param)
+    text = plain_text(text, param)
     tokens = []
     pos = 0
     while pos < len(text):
@@ -203,7 +207,7 @@ def parse_pattern(text, param: str = "query") -> Pattern:
     """A concordance, trend or collocation query: a word, prefix* or phrase (quoted or not; no AND/OR/NOT)."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest(param, "an empty query")
-    plain_text(text, param)
+    text = plain_text(text, param)
     if not re.search(r'["()]|\b(AND|OR|NOT)\b', text):
         return _pattern(text, param)      # words side by side: a phrase
     tree = parse_query(text, param)

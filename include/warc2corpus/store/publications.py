@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -282,17 +283,23 @@ def read_register(path: Path | str, text: str | None = None) -> list[dict]:
         domain = autocat.host_domain(given.lower().removeprefix("https://").removeprefix("http://").split("/")[0])
         if not _HOSTNAME.fullmatch(domain) or len(domain) > dedup.MAX_HOST_CHARS:
             raise ValueError(f"{where}: not a domain: {given[:80]!r}")
-        title = str(row.get("title") or "").strip()
+        title = _text(row, "title")
         decided_by = str(row.get("decided_by") or "").strip().lower()
         try:
             has_editor = None if decided_by == "autocat" else _boolean(row.get("has_responsible_editor"))
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
         rows.append({"domain": domain, "title": title or domain, "has_responsible_editor": has_editor,
-                     "place": (str(row.get("place") or "").strip() or None),
-                     "county": (str(row.get("county") or "").strip() or None),
-                     "note": (str(row.get("note") or "").strip() or None)})
+                     "place": _text(row, "place") or None, "county": _text(row, "county") or None,
+                     "note": _text(row, "note") or None})
     return rows
+
+
+def _text(row: dict, key: str) -> str:
+    """A cell's text, trimmed, in Unicode's composed form (NFC), as the corpus keeps its texts and research
+    reads its filters: a place "Ålesund" written with "A" and a combining ring (a register saved on a Mac)
+    was another place than "Ålesund", and a researcher's filter found only one of them."""
+    return unicodedata.normalize("NFC", str(row.get(key) or "").strip())
 
 
 # A host name as dedup.normalise_host gives it: labels of letters (any script: IDNA's are read as they
