@@ -138,6 +138,7 @@ def _mojibake_suspect() -> re.Pattern:
 
 
 MOJIBAKE_REACH = 8  # characters: ftfy's longest pattern ("ГўВЂВ.[A-Za-z ]") and then some
+MOJIBAKE_PLACES_PER_SCAN = 20  # a look around one place costs what a scan of this many characters does
 
 
 def looks_like_mojibake(text: str) -> bool:
@@ -147,9 +148,11 @@ def looks_like_mojibake(text: str) -> bool:
     holds the two equal."""
     from ftfy.badness import BADNESS_RE
 
+    places = [match.start() for match in _mojibake_suspect().finditer(text)]
+    if len(places) * MOJIBAKE_PLACES_PER_SCAN > len(text):  # German's "öß", "äß": one scan costs less
+        return BADNESS_RE.search(text) is not None
     search, reach = BADNESS_RE.search, MOJIBAKE_REACH
-    return any(search(text, max(0, at - reach), at + reach + 1) for at in
-               (match.start() for match in _mojibake_suspect().finditer(text)))
+    return any(search(text, max(0, at - reach), at + reach + 1) for at in places)
 
 
 def mend_mojibake(texts: list[str]) -> list[str]:
