@@ -173,7 +173,8 @@ def test_text_without_mojibake_is_left_as_it_is():
     assert extract.mend_mojibake(["ascii only"]) == ["ascii only"]
 
 
-def test_looks_like_mojibake_is_ftfys_heuristic():
+@pytest.mark.parametrize("places_per_scan", [extract.MOJIBAKE_PLACES_PER_SCAN, 10**9])  # as run; windows always
+def test_looks_like_mojibake_is_ftfys_heuristic(places_per_scan, monkeypatch):
     """:func:`extract.looks_like_mojibake` runs ftfy's heuristic only around the places it can match: its
     answer must be the heuristic's on every text. Random texts of the characters ftfy's patterns name (its
     categories, the ones its patterns spell out), other scripts' and ASCII beside them, up to 24 long; a
@@ -187,14 +188,16 @@ def test_looks_like_mojibake_is_ftfys_heuristic():
         for start, end in re.findall(r"(.)(?:-(.))?", category, re.DOTALL):
             characters.update(map(chr, range(ord(start), ord(end or start) + 1)))
     characters, ascii_ = sorted(characters), "ab Z.,?!\n1"
+    monkeypatch.setattr(extract, "MOJIBAKE_PLACES_PER_SCAN", places_per_scan)
     rng, bad = random.Random(14), 0
     for _ in range(60_000):
-        text = "".join(rng.choice(characters) if rng.random() < 0.5 else rng.choice(ascii_)
-                       for _ in range(rng.randint(1, 24)))
+        share, length = rng.choice(((0.5, 24), (0.05, 120)))  # dense and sparse
+        text = "".join(rng.choice(characters) if rng.random() < share else rng.choice(ascii_)
+                       for _ in range(rng.randint(1, length)))
         expected = is_bad(text)
         bad += expected
         assert extract.looks_like_mojibake(text) == expected, text
-    assert 10_000 < bad < 60_000
+    assert 10_000 < bad < 50_000
 
 
 # --- pages nested deeper than libxml2's default limit ---------------------------------------------
