@@ -22,6 +22,8 @@ def test_broken_files_never_fail_the_dag_run(tmp_path, monkeypatch, corpus_db, s
     (warcs / "CUT-20240302000000-00003.warc.gz").write_bytes(good[: len(good) * 2 // 3])
     (warcs / "LOOP-20240301000000-00004.warc.gz").symlink_to(warcs / "LOOP-20240301000000-00004.warc.gz")
     (warcs / "DANGLING-20240301000000-00005.warc.gz").symlink_to(warcs / "gone.warc.gz")
+    # named in ISO-8859-1 ("høst"): no path PostgreSQL's text takes; it failed discovery, so the whole run
+    (warcs / os.fsdecode(b"LATIN1-20240301000000-00006-h\xf8st.warc.gz")).write_bytes(good)
     # What runs that are over left in staging: discover removes it (nothing written for over a day),
     # and keeps what a run at work writes.
     abandoned, working = staging_dir / "messy" / "scheduled__2024-02-29", staging_dir / "messy" / "manual__busy"
@@ -43,7 +45,7 @@ def test_broken_files_never_fail_the_dag_run(tmp_path, monkeypatch, corpus_db, s
         ledger = {path.rsplit("/", 1)[1]: (status, error) for path, status, error in
                   conn.execute("SELECT path, status, error FROM warc_files").fetchall()}
         documents = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
-    assert len(ledger) == 4  # the symlink loop and the dangling symlink are logged and left out
+    assert len(ledger) == 4  # the symlink loop, the dangling symlink and the Latin-1 name are logged and left out
     with psycopg.connect(corpus_db) as conn:  # the run's claims on its files ended with it
         assert conn.execute("SELECT count(*) FROM warc_files WHERE claimed_by IS NOT NULL").fetchone()[0] == 0
     assert ledger["DEMO-20240301120000-00000.warc.gz"] == ("loaded", None)

@@ -103,6 +103,21 @@ def test_hosts_accepted_later_are_readmitted_whatever_the_order(corpus_db, stagi
     assert names(per_run.discover(job, interval=(day(1), day(2)))) == []
 
 
+def test_a_file_whose_name_is_not_utf8_is_left_out_and_said(corpus_db, staging_dir, job, caplog):
+    """A WARC named in ISO-8859-1 on a UTF-8 system ("høst" as b"h\\xf8st"): its path is no text PostgreSQL
+    takes, and registering it failed the run's discovery, so every file of the run, on every retry. It is
+    left out and logged, named as its bytes read; the others are taken. A run given it says so."""
+    import os
+
+    latin1 = job.directory / os.fsdecode(b"DEMO-20240305120000-00003-h\xf8st.warc.gz")
+    shutil.copy(DEMO_WARCS / WARC_1, latin1)
+    with caplog.at_level("WARNING"):
+        assert names(per_run.discover(job)) == [WARC_1, WARC_2, WARC_3]
+    assert "DEMO-20240305120000-00003-h\\xf8st.warc.gz: its path is not UTF-8" in caplog.text
+    [result] = [r for r in run.run_files([latin1], "demo") if r["status"] == "skipped"]
+    assert result["warc_file"].endswith("h\\xf8st.warc.gz") and "not UTF-8" in result["error"]
+
+
 def test_discovery_logs_its_interval_as_dates_not_python_reprs(corpus_db, job, caplog):
     import pendulum
 

@@ -80,13 +80,32 @@ class CrawlJob:
             try:
                 status = path.stat()
             except OSError as exc:
-                log.warning("crawl job %s: skipped %s: %s", self.name, path, exc.strerror or exc)
+                log.warning("crawl job %s: skipped %s: %s", self.name, shown(path), exc.strerror or exc)
                 continue
-            if stat.S_ISREG(status.st_mode):
-                files.append(path)
+            fault = path_fault(path) or (None if stat.S_ISREG(status.st_mode) else "not a regular file")
+            if fault:
+                log.warning("crawl job %s: skipped %s: %s", self.name, shown(path), fault)
             else:
-                log.warning("crawl job %s: skipped %s: not a regular file", self.name, path)
+                files.append(path)
         return files
+
+
+def path_fault(path: str | Path) -> str | None:
+    """Why a file cannot be taken by its path, or None: the ledger keeps paths as PostgreSQL text, UTF-8,
+    and a name written in another charset (ISO-8859-1's "ø" on a UTF-8 system) is bytes that Python can
+    only carry as lone surrogates, which no text column takes (such a file failed its run's discovery, and
+    so every file of the run, on every retry)."""
+    try:
+        os.fspath(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return "its path is not UTF-8: rename it to UTF-8 (convmv -f latin1 -t utf8 --notest FILE, say)"
+    return None
+
+
+def shown(path: str | Path) -> str:
+    """A path as it can be logged and printed whatever its bytes: the bytes of a name that is not UTF-8
+    as \\xNN (printing such a path was itself a UnicodeEncodeError)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def load_crawl_jobs(path: str | Path | None = None) -> list[CrawlJob]:

@@ -15,6 +15,7 @@ from typing import Callable
 
 from warc2corpus.records import FileStatus
 from warc2corpus.stages import derived, per_file, per_run
+from warc2corpus.stages.crawljobs import path_fault, shown
 from warc2corpus.store import db, ledger
 from warc2corpus.store.staging import Staging, process_start
 
@@ -23,12 +24,13 @@ log = logging.getLogger(__name__)
 
 def unusable(path: Path) -> str | None:
     """Why a path given to a run cannot be taken (a symlink loop, no such file, not a regular file
-    such as a directory or a FIFO, which would block the reading), or None."""
+    such as a directory or a FIFO, which would block the reading, a path that is not UTF-8:
+    ``crawljobs.path_fault``), or None."""
     try:
         status = os.stat(path)
     except OSError as exc:
         return exc.strerror or str(exc)
-    return None if stat.S_ISREG(status.st_mode) else "not a regular file"
+    return path_fault(path) or (None if stat.S_ISREG(status.st_mode) else "not a regular file")
 
 
 def cli_run_id() -> str:
@@ -116,8 +118,8 @@ def run_files(paths: list[Path], crawl_job: str, *, staging: Staging | None = No
                     continue
                 except OSError as exc:  # gone or unreadable since the look
                     reason = exc.strerror or str(exc)
-            log.info("skipped %s: %s", path, reason)  # the caller reports it (result status "skipped")
-            skipped.append({"warc_file": str(path), "crawl_job": crawl_job, "status": FileStatus.SKIPPED,
+            log.info("skipped %s: %s", shown(path), reason)  # the caller reports it (result status "skipped")
+            skipped.append({"warc_file": shown(path), "crawl_job": crawl_job, "status": FileStatus.SKIPPED,
                             "error": reason})
         files, held = ledger.claim(conn, files, run_id)
         over = {other for other in held.values() if cli_run_over(other)}
