@@ -309,9 +309,10 @@ def test_a_record_shorter_than_its_gzip_member_loses_no_record_after_it(tmp_path
 def test_a_whole_file_gzip_cut_short_gives_the_records_before_the_cut(tmp_path):
     """A whole-file gzip (one member around every record) cut short gives the records before the cut, the
     record the cut falls in as truncated_record, and is partial (TruncatedGzip); garbage after its end
-    costs no record (partial, CorruptGzip); a corrupt one gives nothing (its damage can garble what comes
-    before the error shows). Before: a cut one was unreadable (the member scan's verdict on its first
-    member), and garbage after the end lost the last record."""
+    costs no record (partial, CorruptGzip); a corrupt one gives the records whose payload digest verifies,
+    the others skipped as unverified (its damage can garble what comes before the error shows). Before: a
+    cut one was unreadable (the member scan's verdict on its first member), garbage after the end lost
+    the last record, and a corrupt one gave nothing."""
     clean_path = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
     clean, _ = _read_all(clean_path)
     whole_file = gzip.compress(gzip.decompress(clean_path.read_bytes()))
@@ -336,10 +337,35 @@ def test_a_whole_file_gzip_cut_short_gives_the_records_before_the_cut(tmp_path):
     records, outcome = _read_all(path)
     assert records == complete and (outcome["status"], outcome["error_class"]) == ("partial", "CorruptGzip")
     corrupt = bytearray(whole_file)
-    corrupt[-6] ^= 1  # its CRC-32
+    corrupt[-6] ^= 1  # its CRC-32: every byte of the records intact, which only their digests can tell
     path.write_bytes(bytes(corrupt))
     records, outcome = _read_all(path)
-    assert records == [] and (outcome["status"], outcome["error_class"]) == ("unreadable", "CorruptGzip")
+    assert (outcome["layout"], outcome["status"], outcome["error_class"]) == ("gzip-whole-file", "partial", "CorruptGzip")
+    kept = [r for r in records if r[4] != "unverified"]
+    assert kept == [r for r in complete if r[4] is None] and len(kept) == 2  # the two pages, with their bodies
+    assert "the 2 whose payload digest verifies were kept" in outcome["error"]
+
+
+def test_a_corrupt_whole_file_gzip_keeps_the_records_its_digests_vouch_for(tmp_path):
+    """A byte flipped in the middle of a whole-file gzip: zlib tells only later, and what it inflated past
+    the flip is garbage. The records before it, each vouched for by its payload digest, are kept with the
+    clean file's bodies; nothing after it is (unverified, or the reading ends). It gave nothing."""
+    paths = [_build(tmp_path / f"TEST-20190412093000-0000{n}-part.warc.gz") for n in range(6)]
+    plain = b"".join(gzip.decompress(p.read_bytes()) for p in paths)
+    whole_file = gzip.compress(plain)
+    clean = tmp_path / "TEST-20190412093000-00010-clean.warc.gz"
+    clean.write_bytes(whole_file)
+    complete, _ = _read_all(clean)
+    pages = [r for r in complete if r[4] is None]
+    damaged = bytearray(whole_file)
+    damaged[len(damaged) // 2] ^= 0xFF
+    path = tmp_path / "TEST-20190412093000-00011-damaged.warc.gz"
+    path.write_bytes(bytes(damaged))
+    records, outcome = _read_all(path)
+    assert (outcome["status"], outcome["error_class"]) == ("partial", "CorruptGzip")
+    kept = [r for r in records if r[4] is None]
+    assert 0 < len(kept) < len(pages) and kept == pages[:len(kept)]
+    assert all(r[4] in (None, "unverified", "truncated_record") for r in records)
 
 
 

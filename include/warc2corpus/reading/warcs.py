@@ -29,10 +29,11 @@ import logging
 import os
 import re
 import zlib
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Iterable, Iterator
 
 import brotli
 import msgspec
@@ -739,6 +740,63 @@ def _members_said(starts: list[int], what: str) -> str:
             f"{'hold' if many else 'holds'} {what}")
 
 
+class _InflatedToTheFault:
+    """A corrupt gzip file's (first) member inflated as far as it inflates, to the byte: zlib gives nothing
+    of a call that fails, so the chunk it fails in is inflated again a byte at a time (the gzip module lost
+    up to 8 KB of compressed data before the fault: a small file's every record). At the fault ``read1``
+    raises it, once what came before is read."""
+
+    CHUNK = 1 << 16
+
+    def __init__(self, path: str):
+        self.file = open(path, "rb")
+        self.inflater = zlib.decompressobj(31)
+        self.pending, self.fault = b"", None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.file.close()
+
+    def read1(self, size: int = -1) -> bytes:
+        while not self.pending and self.fault is None and not self.inflater.eof:
+            chunk = self.file.read(self.CHUNK)
+            if not chunk:
+                self.fault = EOFError("the compressed data ends before its gzip member does")
+                break
+            before = self.inflater.copy()
+            try:
+                self.pending = self.inflater.decompress(chunk)
+            except zlib.error as exc:
+                self.inflater, inflated = before, bytearray()
+                for at in range(len(chunk)):
+                    try:
+                        inflated += self.inflater.decompress(chunk[at:at + 1])
+                    except zlib.error:
+                        break
+                self.pending, self.fault = bytes(inflated), exc
+        if not self.pending and self.fault is not None:
+            raise self.fault
+        size = len(self.pending) if size is None or size < 0 else size
+        data, self.pending = self.pending[:size], self.pending[size:]
+        return data
+
+
+def _verified_only(records: Iterable[Record], tally: Counter) -> Iterator[Record]:
+    """The records of a corrupt whole-file gzip, those whose payload digest does not verify (or that have
+    none, or whose body was not read) turned into records skipped as ``unverified``: none of their
+    bytes can be trusted. ``tally`` counts the records read and those verified."""
+    for record in records:
+        tally["records"] += 1
+        if record.digest_ok is True:
+            tally["verified"] += 1
+        elif record.skip_reason != "truncated_record":
+            record.skip_reason, record.body = "unverified", None
+            record.error = "in a corrupt gzip file, and no payload digest verifies its bytes"
+        yield record
+
+
 def _gzip_fault(error: str) -> str:
     """The fault class of the member scan's error."""
     return "TruncatedGzip" if error.startswith("truncated") else "CorruptGzip"
@@ -816,17 +874,21 @@ class WarcReader:
         self.outcome.layout = "gzip-per-record"
         if _is_whole_file_gzip(self.path, self.limits):
             # One gzip member around many records: read the decompressed stream. One cut short gives the
-            # records before the cut (what it inflates to is exact as far as it goes); a corrupt one
-            # nothing, as its damage can garble what comes before the error shows (a record's payload
-            # digest, where it has one, would be the only witness).
+            # records before the cut (what it inflates to is exact as far as it goes). A corrupt one gives
+            # only the records whose payload digest verifies: its damage can garble what comes before the
+            # error shows (zlib may tell only at the end, by the member's checksum, which may itself be
+            # the damage), and the digest is the one witness of a record's bytes (:func:`_verified_only`).
             self.outcome.layout = "gzip-whole-file"
             bad_at, error, _ = self._scanned() if self.scan else (None, None, 1)
-            if bad_at == 0 and not error.startswith("truncated"):
-                self.outcome.fault("CorruptGzip", error)
-                return
-            with gzip.open(self.path, "rb") as stream:
+            corrupt = bad_at == 0 and not error.startswith("truncated")
+            tally = Counter()
+            with (_InflatedToTheFault(self.path) if corrupt else gzip.open(self.path, "rb")) as stream:
                 stream = _DecompressedStream(stream, (EOFError, OSError, *INFLATE_ERRORS))  # BadGzipFile: OSError
-                yield from self._iterate_guarded(stream)
+                records = self._iterate_guarded(stream)
+                yield from (_verified_only(records, tally) if corrupt else records)
+            if corrupt:
+                error += (f"; of its {tally['records']} records read, the {tally['verified']} whose payload digest "
+                          "verifies were kept, the others passed over as unverified")
             if bad_at is not None:
                 self.outcome.fault(_gzip_fault(error), error)
             elif stream.error is not None:
@@ -1177,19 +1239,58 @@ def _starts_like_arc(path: str, magic: bytes) -> bool:
 
 def _is_whole_file_gzip(path: str, limits: Limits) -> bool:
     """warcio refuses a gzip member that goes on past its first record: try the first record.
-    (What warcio says meanwhile is dropped: the reading proper reports it.)"""
+    (What warcio says meanwhile is dropped: the reading proper reports it.) Where the first member does
+    not inflate whole, warcio cannot tell (it reads a corrupt small file's bytes as they are): its
+    inflated start is looked at instead (:func:`_first_member_holds_records`)."""
     with open(path, "rb") as stream, notices.captured([], stderr_library="warcio"):
         iterator = _BoundedArchiveIterator(stream, limits, arc2warc=True)
         try:
             next(iterator)
             next(iterator)
-        except StopIteration:
             return False
         except SharedGzipMember:
             return True
         except Exception:  # noqa: BLE001 - any other fault shows in the real reading
+            pass
+    return gzip_member_end(path, 0) is None and _first_member_holds_records(path, limits)
+
+
+WHOLE_FILE_SNIFF_BYTES = 1 << 20  # of the first gzip member, inflated
+
+
+def _first_member_holds_records(path: str, limits: Limits) -> bool:
+    """Does the file's first gzip member hold a second record? Read from its inflated start, as far as it
+    inflates (and WHOLE_FILE_SNIFF_BYTES at most), its checksum never reached: where a whole-file gzip is
+    corrupt, the fault shows while warcio reads its first record if the file is small (its checksum is
+    then read at once), and such a file was taken for one gzip member per record, unreadable from its
+    first — every record lost, where its records whose payload digest verifies are kept."""
+    inflater, inflated = zlib.decompressobj(31), bytearray()
+    with open(path, "rb") as stream:
+        while len(inflated) < WHOLE_FILE_SNIFF_BYTES and not inflater.eof and (chunk := stream.read(1 << 16)):
+            before = inflater.copy()
+            try:
+                inflated += inflater.decompress(chunk)
+            except zlib.error:  # zlib gives nothing of a call that fails: this chunk again, a byte at a time
+                inflater = before
+                for at in range(len(chunk)):
+                    try:
+                        inflated += inflater.decompress(chunk[at:at + 1])
+                    except zlib.error:
+                        break
+                break
+    with notices.captured([], stderr_library="warcio"):
+        iterator = _BoundedArchiveIterator(io.BytesIO(bytes(inflated)), limits, arc2warc=True)
+        try:
+            next(iterator)
+        except Exception:  # noqa: BLE001 - not even a first record
             return False
-    return False
+        try:
+            next(iterator)
+        except StopIteration:
+            return False
+        except Exception:  # noqa: BLE001 - more than padding after the first record: a second one, cut
+            return True
+    return True
 
 
 def _first_line(exc: Exception) -> str:
