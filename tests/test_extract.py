@@ -114,12 +114,13 @@ def test_undecodable_bytes_do_not_raise():
 
 def test_stray_bytes_of_another_charset_in_a_utf8_page_are_read_as_windows_1252():
     """A page written in UTF-8 with a footer included from a file still in ISO-8859-1, and a quote pasted from
-    a Windows editor: each such byte was a U+FFFD ("Ansvarlig redakt\ufffdr", which autoCat cannot read)."""
+    a Windows editor: each such byte was a U+FFFD ("Ansvarlig redakt\ufffdr", which autoCat cannot read), and
+    under a server's default label "ISO-8859-1" the whole page was mojibake."""
     article = "".join(f"<p>{paragraph}</p>" for paragraph in BODY)
     footer = "<footer>Ansvarlig redaktør: Kari Nordmann – «sitat’»</footer>"
     body = (f'<html><head><meta charset="utf-8"></head><body>{article}'.encode()
             + footer.encode("cp1252") + b"</body></html>")
-    for header in ("text/html; charset=utf-8", "text/html", None):
+    for header in ("text/html; charset=utf-8", "text/html", None, "text/html; charset=iso-8859-1"):
         assert charsets.decode_html(body, header) == f'<html><head><meta charset="utf-8"></head><body>{article}{footer}</body></html>'
 
 

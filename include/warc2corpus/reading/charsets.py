@@ -1,7 +1,7 @@
 """Decoding a page's bytes to text: its byte order mark, then the HTTP header's charset, then the
-page's own declaration (a single-byte one only where the bytes are not UTF-8), then detection. Legacy labels are read as browsers read them (WHATWG):
-iso-8859-1 as windows-1252, gb2312 as gb18030, big5 as big5hkscs, so pages labelled with the narrower
-set still decode."""
+page's own declaration (a single-byte one only where the bytes are not UTF-8), then detection. Legacy
+labels are read as browsers read them (WHATWG): iso-8859-1 as windows-1252, gb2312 as gb18030, big5 as
+big5hkscs, so pages labelled with the narrower set still decode."""
 
 from __future__ import annotations
 
@@ -142,13 +142,15 @@ def decode_html(body: bytes, content_type: str | None = None) -> str:
     declared = declared_charset(body, content_type)
     if declared and _single_byte(declared) and not body.isascii():
         # A server's default label (Apache's "AddDefaultCharset ISO-8859-1") on a page written in
-        # UTF-8: bytes that are all valid UTF-8, some of them beyond ASCII, are UTF-8. Text in a
-        # single-byte charset is next to never valid UTF-8 (Norwegian's æ ø å are single high bytes,
-        # each followed by a letter where UTF-8 needs a continuation byte): "Blåbær" was stored "BlÃ¥bÃ¦r".
+        # UTF-8: bytes that are valid UTF-8, some of them beyond ASCII, are UTF-8 (and so are those that
+        # mostly are, their stray bytes read as windows-1252). Text in a single-byte charset is next to
+        # never valid UTF-8 (Norwegian's æ ø å are single high bytes, each followed by a letter where
+        # UTF-8 needs a continuation byte): "Blåbær" was stored "BlÃ¥bÃ¦r".
         try:
             return body.decode("utf-8")
         except UnicodeDecodeError:
-            pass
+            if mostly_utf8(body):
+                return body.decode("utf-8", errors=STRAY_BYTES)
     if declared:
         try:
             return body.decode(declared)
