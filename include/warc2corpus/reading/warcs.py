@@ -1264,20 +1264,13 @@ def _first_member_holds_records(path: str, limits: Limits) -> bool:
     corrupt, the fault shows while warcio reads its first record if the file is small (its checksum is
     then read at once), and such a file was taken for one gzip member per record, unreadable from its
     first — every record lost, where its records whose payload digest verifies are kept."""
-    inflater, inflated = zlib.decompressobj(31), bytearray()
-    with open(path, "rb") as stream:
-        while len(inflated) < WHOLE_FILE_SNIFF_BYTES and not inflater.eof and (chunk := stream.read(1 << 16)):
-            before = inflater.copy()
-            try:
-                inflated += inflater.decompress(chunk)
-            except zlib.error:  # zlib gives nothing of a call that fails: this chunk again, a byte at a time
-                inflater = before
-                for at in range(len(chunk)):
-                    try:
-                        inflated += inflater.decompress(chunk[at:at + 1])
-                    except zlib.error:
-                        break
-                break
+    inflated = bytearray()
+    with _InflatedToTheFault(path) as stream:
+        try:
+            while len(inflated) < WHOLE_FILE_SNIFF_BYTES and (data := stream.read1(1 << 16)):
+                inflated += data
+        except (EOFError, *INFLATE_ERRORS):
+            pass
     with notices.captured([], stderr_library="warcio"):
         iterator = _BoundedArchiveIterator(io.BytesIO(bytes(inflated)), limits, arc2warc=True)
         try:
