@@ -222,9 +222,10 @@ def test_a_documents_tsvector_text_holds_each_words_first_positions():
 
 
 def test_words_written_decomposed_find_what_the_corpus_holds(corpus_db):
-    """A researcher's "blåbær" with its "å" as "a" and a combining ring (as macOS and some PDFs hand text on)
-    was "not a word" in a query and counted nothing in a frequency list: the corpus keeps its texts
-    composed (NFC), and now reads every query, word list and filter so."""
+    """A researcher's "blåbær" with its "å" as "a" and a combining ring (as macOS and some PDFs hand text on),
+    or copied from a page that hyphenates with soft hyphens ("blå\u00adbær"), was "not a word" in a query and
+    counted nothing in a frequency list: the corpus keeps its texts composed (NFC) and without what shows
+    nothing, and now reads every query, word list and filter so."""
     import unicodedata
 
     with db.connect(corpus_db) as conn:
@@ -239,5 +240,7 @@ def test_words_written_decomposed_find_what_the_corpus_holds(corpus_db):
             assert hits == research.concordance(conn, query, before=1, after=1) and hits["lines"]
         assert [(r["word"], r["count"]) for r in research.frequencies(conn, words=[decomposed("blåbær")])] \
             == [("blåbær", 2)]
+        for copied in ("blå\u00adbær", "blå\u200bbær", "\ufeffblåbær"):  # soft hyphen, zero-width space, BOM
+            assert research.concordance(conn, copied) == research.concordance(conn, "blåbær"), repr(copied)
         flt = research.CorpusFilter.from_params({"text": decomposed("ålesund OR låven")})
         assert research.count_corpus(conn, flt) == 2

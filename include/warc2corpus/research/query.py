@@ -45,13 +45,17 @@ class QueryTimeout(RuntimeError):
 
 
 def plain_text(value: str, param: str) -> str:
-    """``value`` in Unicode's composed form (NFC), as the corpus keeps its texts: "blåbær" typed or pasted
-    with its "å" as "a" and a combining ring (as macOS and some PDFs hand text on) was "not a word", and a
-    place "Ålesund" so written matched nothing. Refused when it holds a NUL character: no text in the
-    corpus can (PostgreSQL's text cannot), and the database would refuse the statement rather than find
-    nothing."""
+    """``value`` as the corpus keeps its texts: without the characters that show nothing (a soft hyphen,
+    a zero-width space or joiner, a byte order mark: the extraction leaves them out, as trafilatura does
+    every character that is neither printable nor a space), and in Unicode's composed form (NFC). A word
+    copied from a page whose CMS hyphenates ("redak&shy;tør"), or typed or pasted with its "å" as "a" and
+    a combining ring (as macOS and some PDFs hand text on), was "not a word", and a place "Ålesund" so
+    written matched nothing. Refused when it holds a NUL character: no text in the corpus can (PostgreSQL's
+    text cannot), and the database would refuse the statement rather than find nothing."""
     if "\x00" in value:
         raise BadRequest(param, "holds a NUL character (\\x00), which no text in the corpus holds")
+    if not value.isprintable():
+        value = "".join(ch for ch in value if ch.isprintable() or ch.isspace())
     return unicodedata.normalize("NFC", value)
 
 
