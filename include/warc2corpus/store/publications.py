@@ -277,7 +277,7 @@ def read_register(path: Path | str, text: str | None = None) -> list[dict]:
         row = {str(k).strip().lower().replace("-", "_").replace(" ", "_"): v for k, v in raw.items() if k}
         if any(isinstance(v, str) and "\x00" in v for v in row.values()):
             raise ValueError(f"{where}: holds a NUL character (\\x00)")
-        given = str(row.get("domain") or "").strip()
+        given = _text(row, "domain")
         if not given:
             raise ValueError(f"{where}: no domain")
         domain = autocat.host_domain(given.lower().removeprefix("https://").removeprefix("http://").split("/")[0])
