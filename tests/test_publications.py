@@ -388,6 +388,20 @@ def test_a_registers_text_is_kept_composed_as_the_corpus_keeps_it(tmp_path):
     assert all(unicodedata.is_normalized("NFC", row[key]) for key in ("title", "place", "county", "note"))
 
 
+def test_a_host_typed_decomposed_is_the_host_the_crawler_names(demo, capsys):
+    """A decision on "www.hålogalandsavis.no" typed or pasted with "a" and a combining ring went to a host no
+    page has: the crawler writes "www.xn--hlogalandsavis-lib.no", which reads composed. One host now."""
+    import unicodedata
+
+    from warc2corpus.text import dedup
+
+    typed = unicodedata.normalize("NFD", "www.hålogalandsavis.no")
+    assert dedup.normalise_host(typed) == dedup.normalise_host("www.xn--hlogalandsavis-lib.no") \
+        == "www.hålogalandsavis.no"
+    code, _ = run_cli(capsys, "publications", "review", typed, "--accept", "--by", "tester")
+    assert code == 0 and statuses(demo)["www.hålogalandsavis.no"][0] == "accepted"
+
+
 def test_a_decision_on_a_host_nobody_has_seen_is_kept_and_said(demo, capsys):
     """The command records it (a host may be decided on before its pages come) but says so: a typo ("www.nrk.n")
     went unseen. A reason the database cannot keep is one line, nothing decided."""

@@ -39,8 +39,11 @@ def normalise_host(host: str) -> str:
     case, no final dot, an internationalised domain name in its Unicode form. Crawlers write such a name
     in its ASCII form ("www.xn--hlogalandsavis-lib.no"), registers and people as it reads
     ("www.hålogalandsavis.no"): one host had two names, and the register's never met the WARC's, so its
-    pages were held back. A label that is no valid IDNA stays as it is."""
+    pages were held back; a name typed or pasted decomposed ("a" and a combining ring for "å") is composed
+    (NFC), as IDNA composes it. A label that is no valid IDNA stays as it is."""
     host = (host or "").lower().rstrip(".")
+    if not host.isascii():
+        host = unicodedata.normalize("NFC", host)
     if "xn--" not in host:
         return host
     labels = []
