@@ -136,8 +136,9 @@ def _positive(text: str) -> int:
 
 def cmd_run(args) -> None:
     from warc2corpus.stages import run
+    from warc2corpus.stages.crawljobs import unusable
 
-    progress = Progress([Path(p) for p in args.warcs if run.unusable(Path(p)) is None])
+    progress = Progress([Path(p) for p in args.warcs if unusable(Path(p)) is None])
     started = time.monotonic()
     results = run.run_files([Path(p) for p in args.warcs], args.crawl_job, workers=args.workers, on_progress=progress)
     progress.finish()

@@ -77,17 +77,23 @@ class CrawlJob:
         for path in sorted(self.directory.glob(self.glob)):
             if path.name.endswith(".open"):
                 continue
-            try:
-                status = path.stat()
-            except OSError as exc:
-                log.warning("crawl job %s: skipped %s: %s", self.name, shown(path), exc.strerror or exc)
-                continue
-            fault = path_fault(path) or (None if stat.S_ISREG(status.st_mode) else "not a regular file")
+            fault = unusable(path)
             if fault:
                 log.warning("crawl job %s: skipped %s: %s", self.name, shown(path), fault)
             else:
                 files.append(path)
         return files
+
+
+def unusable(path: str | Path) -> str | None:
+    """Why a WARC file cannot be taken by its path (a symlink loop, no such file, no permission, a path that
+    is not UTF-8: :func:`path_fault`, not a regular file such as a directory or a FIFO, which would block
+    the reading), or None. Discovery and ``warc2corpus run`` ask it of every path."""
+    try:
+        status = os.stat(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return path_fault(path) or (None if stat.S_ISREG(status.st_mode) else "not a regular file")
 
 
 def path_fault(path: str | Path) -> str | None:

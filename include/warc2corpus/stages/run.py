@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import stat
 import time
 from collections import Counter
 from datetime import datetime, timezone
@@ -15,22 +14,11 @@ from typing import Callable
 
 from warc2corpus.records import FileStatus
 from warc2corpus.stages import derived, per_file, per_run
-from warc2corpus.stages.crawljobs import path_fault, shown
+from warc2corpus.stages.crawljobs import shown, unusable
 from warc2corpus.store import db, ledger
 from warc2corpus.store.staging import Staging, process_start
 
 log = logging.getLogger(__name__)
-
-
-def unusable(path: Path) -> str | None:
-    """Why a path given to a run cannot be taken (a symlink loop, no such file, not a regular file
-    such as a directory or a FIFO, which would block the reading, a path that is not UTF-8:
-    ``crawljobs.path_fault``), or None."""
-    try:
-        status = os.stat(path)
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    return path_fault(path) or (None if stat.S_ISREG(status.st_mode) else "not a regular file")
 
 
 def cli_run_id() -> str:
