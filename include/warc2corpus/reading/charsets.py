@@ -135,23 +135,17 @@ def read_html_file(path: str | Path) -> str:
 
 
 def decode_html(body: bytes, content_type: str | None = None) -> str:
-    """Text of a page. A declaration the bytes contradict (undecodable) is not trusted: UTF-8 is
-    tried (with the few broken sequences of a mostly UTF-8 page replaced), then windows-1252 when
-    the result reads as Western text, then detection; the last resort replaces what cannot be
-    decoded."""
+    """Text of a page. A declaration the bytes contradict (undecodable) is not trusted, and a single-byte
+    one yields to UTF-8: UTF-8 is tried (a mostly UTF-8 page's stray bytes read as windows-1252), then
+    windows-1252 when the result reads as Western text, then detection; the last resort replaces what
+    cannot be decoded."""
     declared = declared_charset(body, content_type)
-    if declared and _single_byte(declared) and not body.isascii():
-        # A server's default label (Apache's "AddDefaultCharset ISO-8859-1") on a page written in
-        # UTF-8: bytes that are valid UTF-8, some of them beyond ASCII, are UTF-8 (and so are those that
-        # mostly are, their stray bytes read as windows-1252). Text in a single-byte charset is next to
-        # never valid UTF-8 (Norwegian's æ ø å are single high bytes, each followed by a letter where
-        # UTF-8 needs a continuation byte): "Blåbær" was stored "BlÃ¥bÃ¦r".
-        try:
-            return body.decode("utf-8")
-        except UnicodeDecodeError:
-            if mostly_utf8(body):
-                return body.decode("utf-8", errors=STRAY_BYTES)
-    if declared:
+    # A single-byte label yields to UTF-8: a server's default ("AddDefaultCharset ISO-8859-1") or a stale
+    # <meta> on a page written in UTF-8 stored "Blåbær" as "BlÃ¥bÃ¦r", and text in a single-byte charset is
+    # next to never valid UTF-8 (Norwegian's æ ø å are single high bytes, each followed by a letter where
+    # UTF-8 needs a continuation byte), nor mostly so (:func:`mostly_utf8`).
+    yields = bool(declared) and _single_byte(declared) and not body.isascii()
+    if declared and not yields:
         try:
             return body.decode(declared)
         except UnicodeDecodeError:
@@ -162,6 +156,11 @@ def decode_html(body: bytes, content_type: str | None = None) -> str:
         pass
     if mostly_utf8(body):  # a few stray bytes in a UTF-8 page: read as windows-1252, the rest kept right
         return body.decode("utf-8-sig", errors=STRAY_BYTES)
+    if yields:
+        try:
+            return body.decode(declared)
+        except UnicodeDecodeError:
+            pass
     western = body.decode("cp1252", errors="replace")
     if looks_like_western_text(western[:DETECT_BYTES]):
         return western
