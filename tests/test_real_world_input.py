@@ -98,7 +98,8 @@ def documents(url: str) -> list[tuple]:
 def expected_from_profile(row: dict, profile: dict[str, dict]) -> tuple[str, int]:
     """(ledger status, records read) that a profile.tsv row implies for a reader that does the
     right thing: whole-file gzip and lz4 are read; a file warcio cannot read past some record is
-    partial with the records before; nothing readable is quarantined."""
+    partial with the records before (a file cut in its first record: that record, cut short); nothing
+    readable is quarantined."""
     name, errors, types = row["file"], row["errors_warcio_1.8.1"], row["record_types"]
     if name.endswith(".lz4"):  # the same records as the uncompressed file beside it
         return expected_from_profile(profile[name[: -len(".lz4")]], profile)
@@ -108,7 +109,9 @@ def expected_from_profile(row: dict, profile: dict[str, dict]) -> tuple[str, int
         return "loaded", int(whole_file.group(1))
     if not errors:
         return "loaded", counted
-    if "truncated member 0" in errors or "error member 0" in errors or not counted:
+    if "truncated member 0" in errors and counted:
+        return "partial", counted  # its record cut short, skipped as truncated_record (as the file uncompressed)
+    if "error member 0" in errors or not counted:
         return "quarantined", 0
     return "partial", counted
 

@@ -111,20 +111,26 @@ def test_a_file_is_scanned_member_by_member_only_where_its_reading_meets_trouble
     to inflate (corrupt in its middle, or in its checksum alone, which shows only as it ends), the last
     is cut short (the record in it comes back short, and only the reading's end shows why) or bytes after
     the last are no gzip, the file is scanned once and the reading stops at the first bad member, as if
-    the scan had come first: every record before that member, none from it, the fault the scan names;
-    then it goes on at the next member that inflates whole and begins a WARC record."""
+    the scan had come first: every record before that member, the fault the scan names; then it goes on
+    at the next member that inflates whole and begins a WARC record. Of the bad member itself, only what
+    its bytes can be trusted for (test_a_damaged_members_record_is_kept_where_its_bytes_can_be_trusted):
+    here a 404's record whose checksum is wrong (no digest checked: a skipped record's body is not read),
+    unverified; a record cut short, truncated_record; one cut in its member's trailer, whole."""
     whole = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz").read_bytes()
     starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)] + [len(whole)]
     assert len(starts) == 8
     corrupt, checksum = bytearray(whole), bytearray(whole)
     corrupt[starts[2] + 40: starts[2] + 48] = b"\xff" * 8
     checksum[starts[4] - 7] ^= 1  # member 3's CRC-32 (its last 8 bytes: CRC-32, then the length)
-    damaged = {  # the file, where its first bad member starts and ends, the fault
-        "corrupt": (bytes(corrupt), starts[2], starts[3], "CorruptGzip"),
-        "checksum": (bytes(checksum), starts[3], starts[4], "CorruptGzip"),
-        "cut short": (whole[:starts[5] + 200], starts[5], None, "TruncatedGzip"),
-        "cut at the trailer": (whole[:starts[6] - 3], starts[5], None, "TruncatedGzip"),
-        "garbage after": (whole + b"no gzip here\n", len(whole), None, "CorruptGzip"),
+    damaged = {  # the file, where its first bad member starts and ends, the fault, the bad member's record
+        "corrupt": (bytes(corrupt), starts[2], starts[3], "CorruptGzip", None, ""),
+        "checksum": (bytes(checksum), starts[3], starts[4], "CorruptGzip", "unverified",
+                     "; the record in the damaged member skipped as unverified"),
+        "cut short": (whole[:starts[5] + 200], starts[5], None, "TruncatedGzip", "truncated_record",
+                      "; the record in the damaged member skipped as truncated_record"),
+        "cut at the trailer": (whole[:starts[6] - 3], starts[5], None, "TruncatedGzip", "revisit",
+                               "; the record in the damaged member kept: whole before the cut"),
+        "garbage after": (whole + b"no gzip here\n", len(whole), None, "CorruptGzip", None, ""),
     }
     scans = []
     scan = warcs.scan_gzip_members
@@ -133,15 +139,18 @@ def test_a_file_is_scanned_member_by_member_only_where_its_reading_meets_trouble
     path.write_bytes(whole)
     clean, outcome = _read_all(path)
     assert len(clean) == 7 and outcome["status"] == "complete" and scans == []
-    for name, (data, bad_at, bad_end, error_class) in damaged.items():
+    for name, (data, bad_at, bad_end, error_class, salvaged, said) in damaged.items():
         scans.clear()
         path.write_bytes(data)
         records, outcome = _read_all(path)
         assert scan(path)[0] == bad_at, name
-        assert records == [r for r in clean if r[0] < bad_at or bad_end is not None and r[0] >= bad_end], name
+        assert [r for r in records if r[0] != bad_at] == \
+            [r for r in clean if r[0] < bad_at or bad_end is not None and r[0] >= bad_end], name
+        assert [r[2:5] for r in records if r[0] == bad_at] == \
+            [r[2:4] + (salvaged,) for r in clean if r[0] == bad_at and salvaged], name
         went_on = "" if bad_end is None else f"; the reading went on at byte {bad_end} ({bad_end - bad_at} bytes passed over)"
         assert (outcome["error_class"], outcome["error"], outcome["status"]) == \
-            (error_class, scan(path)[1] + went_on, "partial"), name
+            (error_class, scan(path)[1] + went_on + said, "partial"), name
         assert scans == [str(path)], name
 
 
@@ -182,14 +191,71 @@ def test_damage_in_the_middle_costs_only_the_damaged_members_records(tmp_path):
     # what ends the reading after it went on is named too: a cut last member, a member that is no record
     path.write_bytes(b"".join([member[0], bytes(spoilt[1]), *member[2:6], member[6][:-30]]))
     records, outcome = _read_all(path)
-    assert [r[2:] for r in records] == [r[2:] for r in clean[:1] + clean[2:6]]
+    assert [r[2:] for r in records] == [r[2:] for r in clean[:1] + clean[2:6]] + \
+        [("https://example.no/x", "response", "truncated_record", None)]  # the cut member's record, cut short
     assert f"(2 damaged stretches, " in outcome["error"]
-    assert outcome["error"].endswith(f"; the last: truncated gzip member at byte {starts[6]}")
+    assert f"; the last: truncated gzip member at byte {starts[6]}" in outcome["error"]
     two = gzip.compress(zlib.decompress(member[3], 31) + zlib.decompress(member[4], 31))
     path.write_bytes(b"".join([member[0], bytes(spoilt[1]), member[2], two, *member[5:]]))
     records, outcome = _read_all(path)
     assert [r[2:] for r in records] == [r[2:] for r in clean[:1] + clean[2:4] + clean[5:]]
     assert "; then SharedGzipMember: 1 gzip member (the first at byte" in outcome["error"]
+
+
+def test_a_damaged_members_record_is_kept_where_its_bytes_can_be_trusted(tmp_path):
+    """A gzip member damaged in its trailer alone — a CRC-32 or length that does not match, one bit
+    flipped in the archive's storage; the file cut inside its last member's last bytes — holds its whole
+    record, which the reading passed over with the member (the file partial, the record lost). The
+    member is now inflated as far as it inflates: of a corrupt member the record is kept when its
+    payload digest verifies, as in a corrupt whole-file gzip, and skipped as ``unverified`` when it does
+    not (damage in its data that still inflates: stored blocks) or when it has none to check; of a cut
+    member, as read (what inflates before a cut is exact). The records around it read as before, and
+    the fault says what became of it."""
+    import zlib
+
+    clean_path = _build(tmp_path / "TEST-20190412093000-00001-whole.warc.gz")
+    whole = clean_path.read_bytes()
+    clean, _ = _read_all(clean_path)
+    starts = [m.start() for m in re.finditer(b"\x1f\x8b\x08", whole)] + [len(whole)]
+    member = [whole[a:b] for a, b in zip(starts, starts[1:])]
+    page = 2  # the 200 HTML page's record: its member, its row
+    assert clean[page][2:5] == ("https://example.no/a", "response", None) and clean[page][5] == HTML
+
+    def flipped(data: bytes, at: int) -> bytes:
+        spoilt = bytearray(data)
+        spoilt[at] ^= 1
+        return bytes(spoilt)
+
+    stored = gzip.compress(zlib.decompress(member[page], 31), compresslevel=0)  # its bytes as they are
+    body_at = stored.index(HTML[-20:])
+    text = zlib.decompress(member[page], 31)
+    undigested = gzip.compress(re.sub(rb"WARC-Payload-Digest: [^\r]*\r\n", b"", text))
+    cases = {  # the damaged member, the page's row then, what the fault adds
+        "checksum": (flipped(member[page], len(member[page]) - 7), clean[page][2:],
+                     "; the record in the damaged member kept: its payload digest verifies"),
+        "length": (flipped(member[page], len(member[page]) - 2), clean[page][2:],
+                   "; the record in the damaged member kept: its payload digest verifies"),
+        "data": (flipped(stored, body_at), ("https://example.no/a", "response", "unverified", None),
+                 "; the record in the damaged member skipped as unverified"),
+        "no digest": (flipped(undigested, len(undigested) - 7), ("https://example.no/a", "response", "unverified", None),
+                      "; the record in the damaged member skipped as unverified"),
+    }
+    path = tmp_path / "TEST-20190412093000-00002-damaged.warc.gz"
+    for name, (damaged, row, said) in cases.items():
+        path.write_bytes(b"".join(member[:page]) + damaged + b"".join(member[page + 1:]))
+        records, outcome = _read_all(path)
+        assert [r[2:] for r in records] == [r[2:] for r in clean[:page]] + [row] + [r[2:] for r in clean[page + 1:]], name
+        assert records[page][0] == starts[page], name
+        assert outcome["status"] == "partial" and outcome["error_class"] == "CorruptGzip", name
+        assert outcome["error"].startswith(f"corrupt gzip member at byte {starts[page]}"), name
+        assert outcome["error"].endswith(said), (name, outcome["error"])
+    # the file cut inside its last member's trailer: the last record whole before the cut
+    path.write_bytes(whole[:-3])
+    records, outcome = _read_all(path)
+    assert [r[2:] for r in records] == [r[2:] for r in clean]
+    assert (outcome["status"], outcome["error_class"], outcome["error"]) == (
+        "partial", "TruncatedGzip",
+        f"truncated gzip member at byte {starts[-2]}; the record in the damaged member kept: whole before the cut")
 
 
 def test_a_gzip_member_that_holds_no_record_costs_no_other(tmp_path):

@@ -741,15 +741,17 @@ def _members_said(starts: list[int], what: str) -> str:
 
 
 class _InflatedToTheFault:
-    """A corrupt gzip file's (first) member inflated as far as it inflates, to the byte: zlib gives nothing
+    """A corrupt gzip file's (first) member, or the member at byte ``start``, inflated as far as it inflates,
+    to the byte: zlib gives nothing
     of a call that fails, so the chunk it fails in is inflated again a byte at a time (the gzip module lost
     up to 8 KB of compressed data before the fault: a small file's every record). At the fault ``read1``
     raises it, once what came before is read."""
 
     CHUNK = 1 << 16
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, start: int = 0):
         self.file = open(path, "rb")
+        self.file.seek(start)
         self.inflater = zlib.decompressobj(31)
         self.pending, self.fault = b"", None
 
@@ -897,6 +899,7 @@ class WarcReader:
         # Member by member: the reading stops at a bad member (or garbage) and goes on at the next member
         # that inflates whole and begins a record (next_record_member), to the file's end.
         damage: list[tuple[int, int | None, str]] = []  # (where, where the reading went on, the scan's error)
+        salvage: Counter = Counter()  # the bad members' records (_salvaged)
         start, own_fault = 0, None  # own_fault: a fault that ended the last stretch read, not gzip damage
         while True:
             self._members, self._region = None, start
@@ -915,6 +918,7 @@ class WarcReader:
                 break
             start = next_record_member(self.path, bad_at, arc=self.is_arc)
             damage.append((bad_at, start, error))
+            yield from self._salvaged(bad_at, start if start is not None else size, _gzip_fault(error), salvage)
             if start is None:
                 break
         if damage:  # the scan names the cause better than where warcio tripped over it
@@ -927,7 +931,46 @@ class WarcReader:
                     error += f"; the last: {damage[-1][2]}"
                 if own_fault is not None:
                     error += f"; then {own_fault[0]}: {own_fault[1]}"
+            if salvage["records"] == 1:
+                error += "; the record in the damaged member " + (
+                    "kept: its payload digest verifies" if salvage["verified"] else
+                    "kept: whole before the cut" if salvage["kept"] else
+                    "skipped as " + ("unverified" if salvage["unverified"] else "truncated_record"))
+            elif salvage["records"]:
+                error += (f"; {salvage['kept']} of the {salvage['records']} records in the damaged members kept"
+                          + (f" ({salvage['verified']} by their payload digest)" if salvage["verified"] else ""))
             self.outcome.fault(_gzip_fault(error), error)
+
+    def _salvaged(self, at: int, end: int, fault: str, tally: Counter) -> Iterator[Record]:
+        """The record of the bad gzip member at byte ``at`` of a per-record file (its extent: to ``end``,
+        where the reading went on, or the file's end), inflated as far as it inflates. A member damaged
+        only in its trailer — a checksum or length that does not match, the file cut inside the last 8
+        bytes — holds its whole record, which the reading had passed over. Of a corrupt member the record
+        is kept only when its payload digest verifies (:func:`_verified_only`: the damage can garble what
+        comes before zlib notices); of a member cut short, as read (what inflates before a cut is exact),
+        skipped as ``truncated_record`` when the cut took some of it. Only the member's first record (warcio
+        reads one a member); nothing when it inflates to no record. ``tally``: the records, those kept, those
+        verified, and those skipped by reason."""
+        part = WarcReader(self.path, self.limits, scan=False)  # its outcome takes the member's own faults
+        part.is_arc, part.outcome.layout = self.is_arc, "gzip-member"
+        with _InflatedToTheFault(self.path, at) as inflated:
+            records = part._iterate_guarded(_DecompressedStream(inflated, (EOFError, *INFLATE_ERRORS)))
+            record = next(records, None)
+            records.close()
+        if record is None:
+            return
+        record.offset, record.length = at, end - at
+        checked = Counter()
+        if fault == "CorruptGzip":
+            record = next(_verified_only([record], checked))
+        tally["records"] += 1
+        tally["verified"] += checked["verified"]
+        lost = record.skip_reason in ("unverified", "truncated_record")
+        tally["kept"] += not lost
+        tally[record.skip_reason] += lost
+        log.warning("%s:%d: the record of a damaged gzip member: %s", self.path, at,
+                    record.skip_reason if lost else "kept")
+        yield self._count(record)
 
     def _scanned(self) -> tuple[int | None, str | None, int]:
         """The member scan (:func:`scan_gzip_members`) from where the reading began, made once."""
