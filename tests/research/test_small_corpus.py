@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
+from importlib import resources
 
 import pytest
 
@@ -244,3 +246,49 @@ def test_words_written_decomposed_find_what_the_corpus_holds(corpus_db):
             assert research.concordance(conn, copied) == research.concordance(conn, "blåbær"), repr(copied)
         flt = research.CorpusFilter.from_params({"text": decomposed("ålesund OR låven")})
         assert research.count_corpus(conn, flt) == 2
+
+
+def test_phrases_are_found_wherever_a_long_document_holds_them(corpus_db):
+    """PostgreSQL's tsvector keeps 256 positions of a word and none past 16,383, so a phrase search
+    through it (``'og' <-> 'så'``) cannot see a phrase after a word's 256th occurrence, nor anywhere past
+    token 16,383: a long report's or live blog's occurrences were missing from concordances, counts,
+    trends and collocations, and the document from a corpus built by the phrase. Such documents are
+    read word for word."""
+    filler = " ".join(f"ord{n % 997}" for n in range(17_000))
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {
+            1: [" ".join(["og"] * 300) + " og så videre"],       # the phrase after og's 300th occurrence
+            2: [filler, "ferja er innstilt i dag"],                # the phrase past token 16,383
+            3: ["ferja er innstilt", "og så"],                     # a short document: each phrase once
+            4: ["ferja er ikke innstilt, og ikke så"],             # the words, not the phrases
+        })
+        conn.commit()
+        research.refresh_index(conn)
+        flags = dict(conn.execute("SELECT doc_id, positions_whole FROM research_fts").fetchall())
+        assert flags == {1: False, 2: False, 3: True, 4: True}
+        # the migration marks the documents of an index made before it alike
+        migration = (resources.files("warc2corpus.store.migrations") / "0018_phrases_in_long_documents.sql").read_text()
+        conn.execute("UPDATE research_fts SET positions_whole = true")
+        conn.execute(re.search(r"^UPDATE .*?;", migration, re.S | re.M).group(0))
+        assert dict(conn.execute("SELECT doc_id, positions_whole FROM research_fts").fetchall()) == flags
+        conn.commit()
+    with research.connect(corpus_db) as conn:
+        def docs(text):
+            return sorted(int(r["url"].rsplit("/", 1)[1]) for r in research.build_corpus(
+                conn, research.CorpusFilter.from_params({"text": text})))
+
+        assert research.concordance(conn, '"og så"')["total"] == 2
+        assert research.concordance(conn, '"ferja er innstilt"')["total"] == 2
+        assert [line["right"] for line in research.concordance(conn, "ferja er innstilt", after=2)["lines"]] == \
+            ["i dag", ""]
+        assert docs('"og så"') == [1, 3]
+        assert docs('"ferja er innstilt"') == [2, 3]
+        assert docs('"ferja er innstilt" AND "og så"') == [3]
+        assert docs('"ferja er innstilt" OR "og så"') == [1, 2, 3]
+        assert docs('ferja NOT "ferja er innstilt"') == [4]
+        assert docs('og NOT "og så"') == [4]
+        assert research.count_corpus(conn, research.CorpusFilter.from_params({"text": '"og så"'})) == 2
+        assert research.frequencies(conn, words=["og så"], ngram=2)[0]["count"] == 2
+        assert {r["word"]: r["count"] for r in research.collocations(conn, '"ferja er innstilt"', before=0, after=1)} \
+            == {"i": 1}
+        assert sum(r["count"] for r in research.trend(conn, '"og så"', date_field="published")) == 2

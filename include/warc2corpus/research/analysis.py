@@ -13,11 +13,11 @@ import numpy as np
 
 from warc2corpus.research import store
 from warc2corpus.research.corpora import scope_ids
-from warc2corpus.research.query import BadRequest, Pattern, is_word, parse_pattern, plain_text, tsquery
+from warc2corpus.research.matching import item_sets, match
+from warc2corpus.research.query import BadRequest, FullText, Pattern, is_word, parse_pattern, plain_text, tsquery
 
 MAX_WINDOW = 25
 MAX_LINES = 1000
-MAX_PREFIX_WORDS = 5000
 MAX_TERMS = 20
 BATCH = 500
 COMMON_SHARE = 0.2      # a word occurring more than 0.2 times per document: trends read every row
@@ -37,35 +37,6 @@ def _int(value, param: str, lo: int, hi: int | None) -> int:
 
 def _seed(seed) -> int | None:
     return None if seed is None else _int(seed, "seed", -2**31, 2**31 - 1)
-
-
-def _item_sets(conn, pattern: Pattern, param: str) -> list[np.ndarray] | None:
-    """The word ids each item of the pattern matches; None when an item matches no word."""
-    sets = []
-    for item in pattern.items:
-        if item.prefix:
-            ids = store.prefix_ids(conn, item.text, MAX_PREFIX_WORDS + 1)
-            if len(ids) > MAX_PREFIX_WORDS:
-                raise BadRequest(param, f"the prefix {item.text}* matches more than {MAX_PREFIX_WORDS} words")
-        else:
-            ids = list(store.word_ids(conn, [item.text]).values())
-        if not ids:
-            return None
-        sets.append(np.asarray(sorted(ids), dtype=np.int32))
-    return sets
-
-
-def _match(arr: np.ndarray, sets: list[np.ndarray]) -> np.ndarray:
-    """Start positions in arr where the items match consecutive tokens."""
-    k = len(sets)
-    n = len(arr) - k + 1
-    if n <= 0:
-        return np.empty(0, dtype=np.int64)
-    mask = np.ones(n, dtype=bool)
-    for j, ids in enumerate(sets):
-        part = arr[j:j + n]
-        mask &= (part == ids[0]) if len(ids) == 1 else np.isin(part, ids)
-    return np.flatnonzero(mask)
 
 
 def _batches(rows, size: int = BATCH):
@@ -121,9 +92,9 @@ def _count_hits(conn, pattern: Pattern, sets, scope) -> int:
             return sum(store.collection_counts(conn, ids).values())
         return store.sum_counts(conn, scope, ids, tsquery(pattern))
     total = 0
-    with store.stream_seqs(conn, scope, tsquery(pattern)) as rows:
+    with store.stream_seqs(conn, scope, FullText.of(pattern)) as rows:
         for _, arr, _ in _batches(rows):
-            total += len(_match(arr, sets))
+            total += len(match(arr, sets))
     return total
 
 
@@ -158,16 +129,16 @@ def concordance(conn, query, *, corpus=None, before=10, after=10, limit=50, offs
         raise BadRequest("window", f"before + after + the hit's {pattern.words()} word(s) come to "
                                    f"{before + after + pattern.words()}, more than {MAX_WINDOW} words")
     scope = scope_ids(conn, corpus)
-    sets = _item_sets(conn, pattern, "query")
+    sets = item_sets(conn, pattern, "query")
     if sets is None:
         return {"total": 0, "lines": []}
     total = _count_hits(conn, pattern, sets, scope)
     picks, skip = [], offset
-    with store.stream_seqs(conn, scope, tsquery(pattern),
+    with store.stream_seqs(conn, scope, FullText.of(pattern),
                            order="date" if seed is None else "random", seed=seed) as rows:
         for doc_id, seq in rows:
             arr = np.frombuffer(seq, dtype="<i4")
-            hits = _match(arr, sets)
+            hits = match(arr, sets)
             if seed is not None:
                 hits = np.random.default_rng([seed & 0xFFFFFFFF, doc_id & 0xFFFFFFFF]).permutation(hits)
             if len(hits) <= skip:
@@ -332,7 +303,7 @@ def trend(conn, terms, *, corpus=None, period="year", date_field="published", sp
     per_term = []
     for term, pattern in patterns:
         counts: dict[tuple, int] = {}
-        sets = _item_sets(conn, pattern, "terms")
+        sets = item_sets(conn, pattern, "terms")
         if sets is not None and len(sets) == 1:
             ids = sets[0].tolist()
             common = store.is_common(conn, ids, COMMON_SHARE)
@@ -345,11 +316,11 @@ def trend(conn, terms, *, corpus=None, period="year", date_field="published", sp
                     totals.setdefault((p, s), int(words))
         elif sets is not None:
             extra = (date_field,) + ((split,) if split else ())
-            with store.stream_seqs(conn, scope, tsquery(pattern), extra=extra) as rows:
+            with store.stream_seqs(conn, scope, FullText.of(pattern), extra=extra) as rows:
                 for doc_id, seq, when, *rest in rows:
                     if when is None:
                         continue
-                    hits = len(_match(np.frombuffer(seq, dtype="<i4"), sets))
+                    hits = len(match(np.frombuffer(seq, dtype="<i4"), sets))
                     if hits:
                         key = (when.strftime(PERIOD_FORMATS[period]), rest[0] if rest else None)
                         counts[key] = counts.get(key, 0) + hits
@@ -408,18 +379,18 @@ def collocations(conn, query, *, corpus=None, before=5, after=5, reference="coll
     if reference != "collection" and not isinstance(reference, str):
         raise BadRequest("reference", "'collection' or a saved corpus id is expected")
     ref_scope = None if reference == "collection" else scope_ids(conn, reference, param="reference")
-    sets = _item_sets(conn, pattern, "query")
+    sets = item_sets(conn, pattern, "query")
     if sets is None:
         return []
     k = len(sets)
     offsets = np.r_[np.arange(-before, 0), np.arange(k, k + after)]
     coll, freq, words, hits_total = _Accumulator(), _Accumulator(), 0, 0
-    with store.stream_seqs(conn, scope, tsquery(pattern), sample=sample, seed=seed) as rows:
+    with store.stream_seqs(conn, scope, FullText.of(pattern), sample=sample, seed=seed) as rows:
         for _, arr, _ in _batches(rows):
             ids = arr[arr >= 0]
             words += len(ids)
             freq.add(ids)
-            hits = _match(arr, sets)
+            hits = match(arr, sets)
             if not len(hits):
                 continue
             hits_total += len(hits)

@@ -7,9 +7,11 @@ import re
 import secrets
 from datetime import date, datetime
 
+import numpy as np
+
 from warc2corpus import tables
-from warc2corpus.research import store
-from warc2corpus.research.query import BadRequest, CorpusFilter, NotFound, parse_query, plain_text, tsquery
+from warc2corpus.research import matching, store
+from warc2corpus.research.query import BadRequest, CorpusFilter, FullText, NotFound, TextFilter, parse_query, plain_text
 
 MAX_IDS = 100_000
 MAX_NAME = 500  # characters of a saved corpus's name
@@ -22,18 +24,28 @@ def jsonable(row: dict) -> dict:
     return {k: v.isoformat() if isinstance(v, (date, datetime)) else v for k, v in row.items()}
 
 
-def _tsquery(flt: CorpusFilter) -> str | None:
-    return tsquery(parse_query(flt.text, "text")) if flt.text else None
+def _text(conn, flt: CorpusFilter) -> TextFilter | None:
+    """The filter's full-text condition; a phrase read word for word in the documents whose index lacks
+    positions (``query.FullText``)."""
+    if not flt.text:
+        return None
+    tree = parse_query(flt.text, "text")
+    text = FullText.of(tree)
+    if not text.phrases:
+        return TextFilter(text.tsquery)
+    holds = matching.holds(conn, tree, "text")
+    with store.long_documents(conn, text.relaxed) as rows:
+        return TextFilter(text.tsquery, [doc_id for doc_id, seq in rows if holds(np.frombuffer(seq, dtype="<i4"))])
 
 
 def build_corpus(conn, flt: CorpusFilter) -> list[dict]:
     """Metadata rows of the documents the filter selects (at most flt.limit, in flt.order)."""
-    return [jsonable(r) for r in store.corpus_rows(conn, flt, _tsquery(flt))]
+    return [jsonable(r) for r in store.corpus_rows(conn, flt, _text(conn, flt))]
 
 
 def count_corpus(conn, flt: CorpusFilter) -> int:
     """How many documents the filter selects, whatever its limit."""
-    return store.corpus_count(conn, flt, _tsquery(flt))
+    return store.corpus_count(conn, flt, _text(conn, flt))
 
 
 def _new_id() -> str:
@@ -60,7 +72,7 @@ def _name(name) -> str | None:
 def save_corpus(conn, flt: CorpusFilter, *, name=None) -> dict:
     """Resolve the filter now and keep its definition, the ids and the collection version."""
     name = _name(name)
-    ids = store.corpus_ids(conn, flt, _tsquery(flt))
+    ids = store.corpus_ids(conn, flt, _text(conn, flt))
     record = store.insert_corpus(conn, _new_id(), name, {"filter": flt.to_dict()}, ids, [])
     return {**_saved(record, len(ids)), "unknown_ids": []}
 
@@ -150,7 +162,7 @@ def scope_ids(conn, corpus, *, param: str = "corpus") -> list[int] | None:
     if corpus is None:
         return None
     if isinstance(corpus, CorpusFilter):
-        return store.corpus_ids(conn, corpus, _tsquery(corpus))
+        return store.corpus_ids(conn, corpus, _text(conn, corpus))
     if isinstance(corpus, str):
         record = store.corpus_record(conn, corpus)
         if record is not None:

@@ -31,8 +31,10 @@ def _tsquote(word: str) -> str:
 
 
 def _document(paragraphs: list[list[str]], code: dict[str, int], lexeme: dict[int, str]) -> tuple:
-    """(words, fts text, terms, counts, seq bytes) of one document. code: token -> its id (words)
-    or -(id + 2) (other tokens); lexeme: word id -> its quoted tsvector lexeme."""
+    """(words, fts text, terms, counts, seq bytes, positions whole) of one document. code: token -> its
+    id (words) or -(id + 2) (other tokens); lexeme: word id -> its quoted tsvector lexeme. Positions
+    whole: the tsvector holds every word's every position (no word more than MAX_POSITIONS times, no
+    token past MAX_POSITION), so that phrases can be found through it (migration 0018)."""
     seq: list[int] = []
     for n, tokens in enumerate(paragraphs):
         if n:
@@ -45,9 +47,10 @@ def _document(paragraphs: list[list[str]], code: dict[str, int], lexeme: dict[in
     ids, positions = ids[order], np.minimum(positions[order] + 1, MAX_POSITION)
     terms, firsts, counts = np.unique(ids, return_index=True, return_counts=True)
     fts = _tsvector_text(ids, positions, terms, firsts, counts, lexeme)
+    whole = len(arr) < MAX_POSITION and (not len(counts) or int(counts.max()) <= MAX_POSITIONS)
     if len(fts) > MAX_TSVECTOR_CHARS:   # beyond tsvector's 1 MB: the words without positions
-        fts = " ".join(lexeme[t] for t in terms.tolist())
-    return len(ids), fts, terms.tolist(), counts.tolist(), arr.tobytes()
+        fts, whole = " ".join(lexeme[t] for t in terms.tolist()), False
+    return len(ids), fts, terms.tolist(), counts.tolist(), arr.tobytes(), whole
 
 
 _POSITION_TEXT = np.array([str(n) for n in range(MAX_POSITION + 1)], dtype=object)

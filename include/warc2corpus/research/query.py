@@ -236,6 +236,54 @@ def tsquery(tree) -> str:
     return "!" + tsquery(tree.part)
 
 
+def _has_phrase(tree) -> bool:
+    if isinstance(tree, Pattern):
+        return len(tree.items) > 1
+    if isinstance(tree, Not):
+        return _has_phrase(tree.part)
+    return any(_has_phrase(p) for p in tree.parts)
+
+
+def _relaxed(tree) -> str | None:
+    """A tsquery that every document holding the query matches, whatever positions its index kept: each
+    phrase as its words alone; a NOT over a phrase as no condition (None), as an OR with such a part."""
+    if isinstance(tree, Pattern):
+        return tsquery(tree) if len(tree.items) == 1 else \
+            "(" + " & ".join(tsquery(Pattern((item,))) for item in tree.items) + ")"
+    if isinstance(tree, Not):
+        return None if _has_phrase(tree.part) else tsquery(tree)
+    parts = [_relaxed(p) for p in tree.parts]
+    if isinstance(tree, Or):
+        return None if None in parts else "(" + " | ".join(parts) + ")"
+    parts = [p for p in parts if p is not None]
+    return None if not parts else parts[0] if len(parts) == 1 else "(" + " & ".join(parts) + ")"
+
+
+@dataclasses.dataclass(frozen=True)
+class FullText:
+    """A query as the full-text index finds its documents. ``tsquery`` answers for every document whose
+    index holds its words' every position (``research_fts.positions_whole``: PostgreSQL's tsvector keeps
+    256 positions of a word and none past 16,383); a query with a phrase (``phrases``) must be read word for
+    word in the others (``research.matching``), which ``relaxed`` narrows down (None: all of them)."""
+    tsquery: str
+    phrases: bool = False
+    relaxed: str | None = None
+
+    @classmethod
+    def of(cls, tree) -> "FullText":
+        phrases = _has_phrase(tree)
+        return cls(tsquery(tree), phrases, _relaxed(tree) if phrases else None)
+
+
+@dataclasses.dataclass(frozen=True)
+class TextFilter:
+    """The corpus filter's full-text condition: ``tsquery`` through the index, and ``long_ids``, the
+    documents whose index lacks positions that hold the query read word for word (None: the query has no
+    phrase, and the index answers for every document)."""
+    tsquery: str
+    long_ids: list[int] | None = None
+
+
 # ---------------------------------------------------------------------------------------------
 # The corpus filter
 # ---------------------------------------------------------------------------------------------

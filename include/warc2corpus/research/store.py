@@ -14,7 +14,7 @@ from psycopg import sql
 
 from warc2corpus.store import db
 from warc2corpus.store.load import int_array, text_array
-from warc2corpus.research.query import BadRequest, CorpusFilter, QueryTimeout
+from warc2corpus.research.query import BadRequest, CorpusFilter, FullText, QueryTimeout, TextFilter
 
 REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a time
 
@@ -140,16 +140,16 @@ def add_to_lexicon(conn, words: list[str], flags: list[bool], counts: list[int])
 
 
 def insert_documents(conn, rows: list[tuple]) -> None:
-    """rows: (doc_id, words, fts text, terms, counts, seq bytes). The id arrays go as array
-    literals (``store.load.int_array``): psycopg's list dumper, in Python, took as long as the
+    """rows: (doc_id, words, fts text, terms, counts, seq bytes, positions whole). The id arrays go as
+    array literals (``store.load.int_array``): psycopg's list dumper, in Python, took as long as the
     rest of the index."""
     with conn.cursor() as cur:
         with cur.copy("COPY research_docs (doc_id, words, terms, counts, seq) FROM STDIN") as copy:
-            for doc_id, words, _, terms, counts, seq in rows:
+            for doc_id, words, _, terms, counts, seq, _ in rows:
                 copy.write_row((doc_id, words, int_array(terms), int_array(counts), seq))
-        with cur.copy("COPY research_fts (doc_id, fts) FROM STDIN") as copy:
-            for doc_id, _, fts, *_ in rows:
-                copy.write_row((doc_id, fts))
+        with cur.copy("COPY research_fts (doc_id, fts, positions_whole) FROM STDIN") as copy:
+            for doc_id, _, fts, _, _, _, whole in rows:
+                copy.write_row((doc_id, fts, whole))
 
 
 def merge_pending(conn) -> None:
@@ -191,7 +191,7 @@ def _hosts(conn, column: str, values, param: str) -> list[str]:
     return sorted(hosts)
 
 
-def filter_where(conn, flt: CorpusFilter, tsquery: str | None) -> tuple[sql.Composable, list]:
+def filter_where(conn, flt: CorpusFilter, text: TextFilter | None) -> tuple[sql.Composable, list]:
     """WHERE clause and parameters over `documents d` for the filter."""
     clauses, params = [sql.SQL("NOT d.withdrawn"), sql.SQL("d.page_type = ANY(%s)")], [list(flt.page_types)]
     with guard():
@@ -215,9 +215,13 @@ def filter_where(conn, flt: CorpusFilter, tsquery: str | None) -> tuple[sql.Comp
         if value:
             clauses.append(sql.SQL(clause))
             params.append(value)
-    if tsquery is not None:
+    if text is not None and text.long_ids is None:
         clauses.append(sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"))
-        params.append(tsquery)
+        params.append(text.tsquery)
+    elif text is not None:  # a phrase: the index answers where its positions are whole; the others were read
+        clauses.append(sql.SQL("(d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.positions_whole "
+                               "AND f.fts @@ %s::tsquery) OR d.doc_id = ANY(%s))"))
+        params.extend([text.tsquery, text.long_ids])
     return sql.SQL(" AND ").join(clauses), params
 
 
@@ -225,21 +229,48 @@ def _order(flt: CorpusFilter) -> sql.Composable:
     return ORDERS[flt.order].format(seed=sql.Literal(int(flt.seed or 0)))
 
 
-def corpus_rows(conn, flt: CorpusFilter, tsquery: str | None) -> list[dict]:
+def corpus_rows(conn, flt: CorpusFilter, text: TextFilter | None) -> list[dict]:
     """Metadata rows of the filter's documents: ids chosen and ordered first, then their metadata."""
-    return rows_for_ids(conn, corpus_ids(conn, flt, tsquery))
+    return rows_for_ids(conn, corpus_ids(conn, flt, text))
 
 
-def corpus_ids(conn, flt: CorpusFilter, tsquery: str | None) -> list[int]:
-    where, params = filter_where(conn, flt, tsquery)
+def corpus_ids(conn, flt: CorpusFilter, text: TextFilter | None) -> list[int]:
+    where, params = filter_where(conn, flt, text)
     query = sql.SQL("SELECT d.doc_id FROM documents d WHERE {} ORDER BY {} LIMIT %s").format(where, _order(flt))
-    return [r[0] for r in (_all_fts if tsquery else _all)(conn, query, [*params, flt.limit])]
+    return [r[0] for r in (_all_fts if text else _all)(conn, query, [*params, flt.limit])]
 
 
-def corpus_count(conn, flt: CorpusFilter, tsquery: str | None) -> int:
-    where, params = filter_where(conn, flt, tsquery)
+def corpus_count(conn, flt: CorpusFilter, text: TextFilter | None) -> int:
+    where, params = filter_where(conn, flt, text)
     query = sql.SQL("SELECT count(*) FROM documents d WHERE {}").format(where)
-    return (_all_fts if tsquery else _all)(conn, query, params)[0][0]
+    return (_all_fts if text else _all)(conn, query, params)[0][0]
+
+
+@contextlib.contextmanager
+def long_documents(conn, relaxed: str | None) -> Iterator[Iterator[tuple]]:
+    """Rows (doc_id, seq) of the documents whose index lacks positions (``positions_whole`` false), those
+    matching ``relaxed`` (all when None), withdrawn ones left out: a phrase must be read in them word for
+    word (``research.matching``)."""
+    where = sql.SQL("f.fts @@ %s::tsquery") if relaxed is not None else sql.SQL("true")
+    query = sql.SQL("SELECT r.doc_id, r.seq FROM research_fts f JOIN research_docs r ON r.doc_id = f.doc_id "
+                    "JOIN documents d ON d.doc_id = f.doc_id WHERE NOT f.positions_whole AND NOT d.withdrawn "
+                    "AND {}").format(where)
+    with guard(), conn.transaction(), conn.cursor(name="research_long") as cur:
+        cur.itersize = 50
+        cur.execute(query, [relaxed] if relaxed is not None else [])
+        yield iter(cur)
+
+
+def _holding(text: FullText) -> tuple[sql.Composable, list]:
+    """`documents d` that may hold the query: through the index (exact, but for a phrase in a document whose
+    index lacks positions) and, for a phrase, every such document that holds its words; the caller reads
+    them word for word."""
+    if not text.phrases:
+        return sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"), [text.tsquery]
+    long = sql.SQL("NOT f.positions_whole") + (sql.SQL(" AND f.fts @@ %s::tsquery") if text.relaxed else sql.SQL(""))
+    return (sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery "
+                    "UNION ALL SELECT f.doc_id FROM research_fts f WHERE {})").format(long),
+            [text.tsquery, *([text.relaxed] if text.relaxed else [])])
 
 
 def rows_for_ids(conn, doc_ids: list[int], *, limit: int | None = None, offset: int = 0) -> list[dict]:
@@ -360,17 +391,18 @@ def _ids_param(ids: list[int]):
 
 
 @contextlib.contextmanager
-def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: str | None = None,
+def stream_seqs(conn, doc_ids: list[int] | None, text: FullText | None, *, order: str | None = None,
                 seed: int | None = None, sample: int | None = None,
                 extra: tuple[str, ...] = ()) -> Iterator[Iterator[tuple]]:
-    """Rows (doc_id, seq, *extra) of the scope's documents matching tsquery (all when None),
-    streamed from a server-side cursor. order: None, 'date' or 'random' (by seed); sample: take the
-    first `sample` documents in seeded random order."""
+    """Rows (doc_id, seq, *extra) of the scope's documents that may hold the query (:func:`_holding`;
+    all when None), streamed from a server-side cursor. order: None, 'date' or 'random' (by seed); sample:
+    take the first `sample` documents in seeded random order."""
     scope, params = _scope(doc_ids)
     where = [scope]
-    if tsquery is not None:
-        where.append(sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"))
-        params.append(tsquery)
+    if text is not None:
+        holding, more = _holding(text)
+        where.append(holding)
+        params.extend(more)
     if sample is not None:
         order = "random"
     order_sql = sql.SQL("")
@@ -381,7 +413,7 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
     if not order:
         query = sql.SQL("SELECT {} FROM research_docs r JOIN documents d ON d.doc_id = r.doc_id "
                         "LEFT JOIN host_status s ON s.host = d.host WHERE {}").format(columns, sql.SQL(" AND ").join(where))
-        with fts_plan(conn) if tsquery else guard(), conn.transaction(), conn.cursor(name="research_seqs") as cur:
+        with fts_plan(conn) if text else guard(), conn.transaction(), conn.cursor(name="research_seqs") as cur:
             cur.itersize = 500
             cur.execute(query, params)
             yield iter(cur)
@@ -402,7 +434,7 @@ def stream_seqs(conn, doc_ids: list[int] | None, tsquery: str | None, *, order: 
             yield from (found[i] for i in ids if i in found)
             first = 500
 
-    with fts_plan(conn, ordered=True) if tsquery else guard(), conn.transaction(), \
+    with fts_plan(conn, ordered=True) if text else guard(), conn.transaction(), \
             conn.cursor(name="research_ids") as cur:
         cur.execute(ids_query, params)
         yield ordered(cur)
