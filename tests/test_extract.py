@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from warc2corpus.reading import charsets
-from warc2corpus.text import extract, language
+from warc2corpus.text import extract, language, template
 
 WORD = "Blåbærsyltetøy"
 
@@ -1179,3 +1179,23 @@ def test_a_heading_over_other_stories_goes_wherever_it_stands(heading):
     assert extract.clean_paragraphs([BODY[0], heading, BODY[1]], title=None, anchors=set(),
                                     dropped=dropped) == [BODY[0], BODY[1]]
     assert dropped == {"boilerplate": 1}
+
+
+def test_the_lines_of_a_pre_block_are_not_read_as_page_furniture():
+    """A ``<pre>`` block (code and its output, a log) holds lines that recur or give only a date and time;
+    there they are the block's content, which the rules that read a page's lines as its furniture
+    (``repeated``, ``date``) cut to pieces: a technical article's SQL results lost every row as a date line
+    and its shell session every recurring line (Readability's test pages). A dateline outside the block
+    still goes."""
+    block = ("$ hg pull -u\n0 files updated, 0 files merged\n$ hg pull -u\n0 files updated, 0 files merged\n"
+             "2020-08-01 18:00:00\n2020-08-01 17:59:00")
+    page = ARTICLE.replace("<p>Neste år", f"<p>Publisert 11.03.2023 kl. 08:15</p><pre>{block}</pre><p>Neste år")
+    extracted = extract.extract(page, "https://www.avisa.no/sport/holmenkollen", naturalness=False)
+    kept = extracted.paragraphs
+    for line in block.splitlines():
+        assert line in kept, line
+    assert kept.count("$ hg pull -u") == 2
+    assert "Publisert 11.03.2023 kl. 08:15" not in kept and extracted.dropped["date"] == 1
+    assert all(paragraph in kept for paragraph in BODY)
+    tree = extract.parse(page)
+    assert extract.verbatim_lines(tree) == {template.text_key(line) for line in block.splitlines()}

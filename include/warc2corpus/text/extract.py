@@ -868,15 +868,29 @@ def _tail_notices(paragraphs: list[str]) -> dict[int, str]:
     return found
 
 
+def verbatim_lines(tree) -> frozenset[str]:
+    """The normalised texts (:func:`template.text_key`) of the lines of the page's ``<pre>`` blocks: program
+    code and its output, a log, a table set in type. There a line that recurs ("updating to branch default")
+    or gives only a date and time ("2020-08-01 18:00:00+00 │ 200 │ 4084") is the block's content, which the
+    rules' reading of lines as a page's furniture cut to pieces (Readability's test pages: a technical blog's
+    SQL results lost 98 lines as dates and 211 as repeated)."""
+    keys = set()
+    for block in tree.iter("pre"):
+        keys.update(text_key(line) for line in block.text_content().splitlines() if line.strip())
+    keys.discard("")
+    return frozenset(keys)
+
+
 def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[str],
                      dropped: Counter, removed: list[tuple[str, str]] | None = None,
                      headlines: set[str] = frozenset(), link_words: set[str] = frozenset(),
-                     blurbs: set[str] = frozenset()) -> list[str]:
+                     blurbs: set[str] = frozenset(), verbatim: set[str] = frozenset()) -> list[str]:
     """The general rules of the module docstring; ``dropped`` counts what went, by reason, and
     ``removed`` (when given) receives each paragraph that went with its reason. ``anchors``: the
     normalised texts (:func:`template.text_key`) of the page's links of two words or more, ``link_words`` of its
     one-word links; ``headlines``: of its ``<h1>`` elements; ``blurbs``: of its teasers' blurbs
-    (:func:`teaser_blurbs_in_page`)."""
+    (:func:`teaser_blurbs_in_page`); ``verbatim``: of the lines of its ``<pre>`` blocks (:func:`verbatim_lines`),
+    which no rule drops as ``repeated`` or ``date``."""
     paragraphs = [_BULLET.sub("", p) for p in paragraphs]
     # Read again once cut: a list of other stories under a heading, itself longer than the text before
     # it, may have been followed by a second one ("B.C. Headlines" …, "Canada Headlines" …).
@@ -919,11 +933,11 @@ def clean_paragraphs(paragraphs: list[str], *, title: str | None, anchors: set[s
         elif kept_so_far < 3 and (key == title_key or key in headlines or _in_title(key, title_key, parts)):
             reason = "title"
         elif n_words <= SHORT and counts[key] > 1 and key not in records and not _QUESTION.search(paragraph) \
-                and (key in kept_keys or n_words < 6 or not _SENTENCE_END.search(paragraph)):
+                and (key in kept_keys or n_words < 6 or not _SENTENCE_END.search(paragraph)) and key not in verbatim:
             reason = "repeated"
-        elif n_words > SHORT and key in kept_keys:
+        elif n_words > SHORT and key in kept_keys and key not in verbatim:
             reason = "repeated"  # a longer paragraph kept already: the page gives the story twice
-        elif _is_date_line(paragraph):
+        elif key not in verbatim and _is_date_line(paragraph):
             reason = "date"
         elif (n_words <= SHORT and CREDIT.search(paragraph)) or (n_words <= BYLINE_WORDS and BYLINE.match(paragraph)):
             reason = "credit"
@@ -1126,9 +1140,11 @@ def extract(html: str, url: str | None = None, *, tree=None, template=None, natu
     page_headlines = headlines(tree)
     blurbs = teaser_blurbs_in_page(tree, title, page_headlines, links.texts)
 
+    verbatim = verbatim_lines(tree)
+
     def cleaned(paragraphs: list[str], dropped: Counter, removed: list) -> list[str]:
         return clean_paragraphs(paragraphs, title=title, anchors=links.keys, link_words=links.single, dropped=dropped,
-                                removed=removed, headlines=page_headlines, blurbs=blurbs)
+                                removed=removed, headlines=page_headlines, blurbs=blurbs, verbatim=verbatim)
 
     paragraphs = cleaned(paragraphs, dropped, removed)
     if _words(paragraphs) < RESCUE_BELOW and not pagetype.is_listing(url) \
