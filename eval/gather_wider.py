@@ -33,6 +33,8 @@ measures them:
                                                                               CC BY-SA 3.0, with --nordicdsl: below)
     extraction_dragnet/          ground-truth.json + html/<id>.html.gz        (Moz's Dragnet data, AGPL-3.0, with
                                                                               --dragnet: below)
+    extraction_readability/      ground-truth.json + html/<id>.html.gz        (Mozilla Readability's test pages,
+                                                                              Apache-2.0, with --readability: below)
 
 trafilatura's evaluation pages (``tests/eval`` and ``tests/cache``, about 990 pages of news, blogs, shops and
 forums in many languages) come with snippets its author wrote for each page: text the main text must hold
@@ -89,6 +91,14 @@ on them; it is scored as given. Split by the hash of each page's name. It was tr
 2026-12-05, on a dev half (figures and the rules' dropped words only) and left out then for those
 conventions; no rule had been read off it when it was gathered here (2026-12-07).
 
+With ``--readability`` (a clone of mozilla/readability) also the real web pages among Readability's test
+pages (``test/test-pages/<name>/source.html`` of 8 KB or more: the smaller ones are the library's own cases
+of a few tags), each with the reader view its test expects (``expected.html``: the text of its blocks, a
+block per line) as the truth: a machine's output that the library's makers checked, not a person's copy,
+and without the headline, as the benchmark's ``articleBody``. The 20 news pages the shared samples hold
+are left out; of the rest (news of 2010-2020, blogs, documentation, Wikipedia) no rule had been read off
+any when they were gathered (2026-12-07). Split by the hash of each page's name.
+
 Each half gets a ``SOURCES.json`` naming the repositories, their commits and licences. The pages are
 third-party data: they are never copied into the project (OUT defaults to ``var/eval-wider``).
 
@@ -104,10 +114,11 @@ third-party data: they are never copied into the project (OUT defaults to ``var/
     git clone https://github.com/MSVCode/ir-research-data utomo
     git clone https://github.com/renhaa/NordicDSL nordicdsl
     git clone https://github.com/j-szulc/html-cleaning-dataset-merged dragnet
+    git clone https://github.com/mozilla/readability readability
     .venv/bin/python eval/gather_wider.py --aeb aeb --fundus fundus --htmldate htmldate --lingua lingua \
         --ud UD_Norwegian-Bokmaal UD_Norwegian-Nynorsk UD_Danish-DDT UD_Swedish-Talbanken UD_North_Sami-Giella \
         --trafilatura trafilatura --l3s l3s --norne norne --utomo utomo --nordicdsl nordicdsl \\
-        --dragnet dragnet
+        --dragnet dragnet --readability readability
 """
 
 from __future__ import annotations
@@ -136,6 +147,8 @@ SOURCES = {
     "nordicdsl": ("https://github.com/renhaa/NordicDSL", "CC BY-SA 3.0 (Wikipedia)"),
     "dragnet": ("https://github.com/j-szulc/html-cleaning-dataset-merged",
                 "AGPL-3.0 (Moz's Dragnet data, seomoz/dragnet_data; the pages: third-party web pages)"),
+    "readability": ("https://github.com/mozilla/readability",
+                    "Apache-2.0 (its test pages: third-party web pages)"),
 }
 NORDICDSL_COMMIT = "5eb92ec3477b5b259528ef3229af02d4fa1d649d"  # the last commit that holds the test split
 NORDICDSL_CODES = {"nb": "nb", "nn": "nn", "dk": "da", "sv": "sv"}  # its labels -> ours (Faroese, Icelandic left out)
@@ -154,6 +167,10 @@ UTOMO_SETS = {"big9": ("big5-05", "big5-09", "big5-13", "big5-17"), "chaos": ("c
 UTOMO_SITE = re.compile(rb"\b(arstechnica|bbc|cnn|forbes|foxnews|latimes|nymag|nypost|yahoo)\.(?:com|co\.uk)",
                         re.IGNORECASE)
 HEADLINE_WORDS = 25
+READABILITY_FOLDER = "test/test-pages"
+READABILITY_MIN_BYTES = 8_000  # smaller pages are the library's own cases of a few tags each, no web page
+READABILITY_BLOCKS = frozenset("p div h1 h2 h3 h4 h5 h6 li ul ol dl dt dd blockquote pre table tr td th figure "
+                               "figcaption section article header footer aside br hr".split())
 DRAGNET_FOLDER = "dragnet_data"
 DRAGNET_COMMENTS = b"!@#$%^&*()  COMMENTS"  # the line that parts the article from its comments
 # Universal Dependencies treebanks: file prefix -> language (the codes ``evaluation.ud_sentences`` reads)
@@ -224,7 +241,10 @@ class ArticleSet:
 
 def shared_names(samples: Path) -> dict[str, set[str]]:
     """The pages the shared samples hold, by set: these are left out."""
-    names: dict[str, set[str]] = {"aeb": set(), "fundus": set(), "htmldate": set()}
+    names: dict[str, set[str]] = {"aeb": set(), "fundus": set(), "htmldate": set(), "readability": set()}
+    readability = samples / "extraction_readability_testpages"
+    if readability.is_dir():
+        names["readability"] = {page.name for page in readability.iterdir() if page.is_dir()}
     aeb = samples / "extraction_scrapinghub_aeb" / "ground-truth.json"
     if aeb.is_file():
         names["aeb"] = set(json.loads(aeb.read_text(encoding="utf-8")))
@@ -616,6 +636,41 @@ def gather_dragnet(repo: Repo, out: Path, counts: dict) -> None:
     pages.write(counts, "dragnet")
 
 
+def readability_body(expected: bytes) -> str:
+    """The text of a page's reader view as Readability's test expects it (``expected.html``): its blocks'
+    texts, a block per line."""
+    from lxml import html as lxml_html
+
+    root = lxml_html.fromstring(expected.decode("utf-8"))
+    for element in root.iter():
+        if isinstance(element.tag, str) and element.tag in READABILITY_BLOCKS:
+            element.tail = "\n" + (element.tail or "")
+            element.text = "\n" + (element.text or "")
+    return "\n".join(" ".join(line.split()) for line in root.text_content().splitlines() if line.strip())
+
+
+def gather_readability(repo: Repo, out: Path, leave_out: set[str], counts: dict) -> None:
+    """Mozilla Readability's test pages, each with the reader view its test expects, in the article-extraction
+    benchmark's layout, each in its half by the hash of its name (module docstring); the ones the shared
+    samples hold and the library's own small cases left out."""
+    pages = ArticleSet(out, "extraction_readability")
+    names = sorted({Path(path).parent.name for path in repo.files(READABILITY_FOLDER) if path.endswith("/source.html")})
+    for name in names:
+        if name in leave_out:
+            counts["readability_left_out"] = counts.get("readability_left_out", 0) + 1
+            continue
+        source = repo.read(f"{READABILITY_FOLDER}/{name}/source.html")
+        if len(source) < READABILITY_MIN_BYTES:
+            counts["readability_small_cases"] = counts.get("readability_small_cases", 0) + 1
+            continue
+        body = readability_body(repo.read(f"{READABILITY_FOLDER}/{name}/expected.html"))
+        if not body:
+            counts["readability_without_text"] = counts.get("readability_without_text", 0) + 1
+            continue
+        pages.add(split_of("readability", name), name, gzip.compress(source, mtime=0), {"articleBody": body, "url": None})
+    pages.write(counts, "readability")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--aeb", type=Path, required=True, help="a clone of scrapinghub/article-extraction-benchmark")
@@ -639,6 +694,8 @@ def main() -> None:
     parser.add_argument("--dragnet", type=Path,
                         help="a clone of j-szulc/html-cleaning-dataset-merged, for Moz's Dragnet news and blog pages "
                              "(optional)")
+    parser.add_argument("--readability", type=Path,
+                        help="a clone of mozilla/readability, for its test pages (optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
                         help="the shared samples, whose pages are left out (default: ../shared/samples)")
     parser.add_argument("--out", type=Path, default=ROOT / "var" / "eval-wider")
@@ -662,6 +719,9 @@ def main() -> None:
         if getattr(args, key):
             repos[key] = Repo(getattr(args, key))
             gather(repos[key], args.out, counts)
+    if args.readability:
+        repos["readability"] = Repo(args.readability)
+        gather_readability(repos["readability"], args.out, leave_out["readability"], counts)
     sources = {key: {"url": SOURCES[key][0], "licence": SOURCES[key][1], "commit": repo.commit}
                for key, repo in repos.items()}
     if "nordicdsl" in sources:

@@ -11,7 +11,8 @@ body text     per page precision / recall / F1 over whitespace-token multisets o
               snippet found is a true positive, missed a false negative; a "without" snippet found a
               false positive), precision, recall and F1 over all snippets; not pinned. Where they hold
               L3S-GN1's news pages (``extraction_l3s_gn1``), Utomo and Leu's (``extraction_big9``,
-              ``extraction_chaos``) or Dragnet's (``extraction_dragnet``), the same token measures as on
+              ``extraction_chaos``), Dragnet's (``extraction_dragnet``) or Readability's test pages
+              (``extraction_readability``), the same token measures as on
               the benchmark's, every text scored in the characters its truth was written in
               (``TRUTH_CHARACTERS``: Big9's and Chaos' in ASCII, L3S-GN1's in ISO-8859-1, the others as
               they are). Beside each set's F1, the 95 % bootstrap
@@ -146,9 +147,11 @@ def _html(path: Path) -> str:
 
 # Sets of pages with their article text as ground truth (``ground-truth.json``: id -> articleBody, url;
 # ``html/<id>.html.gz``), by label: the article-extraction benchmark's, and L3S-GN1's, Utomo and Leu's
-# (Big9, Chaos) and Dragnet's news pages, which ``eval/gather_wider.py`` writes in the same layout.
+# (Big9, Chaos) and Dragnet's news pages and Mozilla Readability's test pages, which ``eval/gather_wider.py``
+# writes in the same layout.
 ARTICLE_SETS = (("scrapinghub", "extraction_scrapinghub_aeb"), ("l3s_gn1", "extraction_l3s_gn1"),
-                ("big9", "extraction_big9"), ("chaos", "extraction_chaos"), ("dragnet", "extraction_dragnet"))
+                ("big9", "extraction_big9"), ("chaos", "extraction_chaos"), ("dragnet", "extraction_dragnet"),
+                ("readability", "extraction_readability"))
 # Sets whose ground truth lost characters, each with what every text (ours, trafilatura's alone, the
 # truth) is scored as, so that no extractor is charged for the truth's loss: Big9's and Chaos' truths kept
 # only ASCII characters ("soon—or" written "soonor"): their ASCII characters alone; L3S-GN1's assessors'
