@@ -292,3 +292,42 @@ def test_phrases_are_found_wherever_a_long_document_holds_them(corpus_db):
         assert {r["word"]: r["count"] for r in research.collocations(conn, '"ferja er innstilt"', before=0, after=1)} \
             == {"i": 1}
         assert sum(r["count"] for r in research.trend(conn, '"og så"', date_field="published")) == 2
+
+
+def test_a_term_written_with_punctuation_is_found_as_written(corpus_db):
+    """A researcher's "NRK's", "Oslo/Akershus", "#metoo" or "50%" was "not a word" (400): the index holds
+    words only. Such a term is its tokens side by side, its punctuation matched as written, in every
+    analysis and in a built corpus, under AND, OR and NOT; the index finds the documents it may be in
+    ('nrk' <2> 's') and each is read word for word."""
+    with db.connect(corpus_db) as conn:
+        add_documents(conn, {
+            1: ["Ifølge NRK's nyheter kom #metoo til Oslo/Akershus med 50% oppslutning."],
+            2: ["NRK s nyheter, NRK og s, Oslo og Akershus, metoo, 50 prosent."],   # the words, not as written
+            3: ["Det var NRK's sak.", "Ingen annen."],
+        })
+        conn.commit()
+        research.refresh_index(conn)
+    with research.connect(corpus_db) as conn:
+        def docs(text):
+            return sorted(int(r["url"].rsplit("/", 1)[1]) for r in research.build_corpus(
+                conn, research.CorpusFilter.from_params({"text": text})))
+
+        assert docs("NRK's") == [1, 3]
+        assert docs("Oslo/Akershus") == docs("#metoo") == docs("50%") == [1]
+        assert docs('"NRK\'s nyheter"') == [1]
+        assert docs("nrk NOT NRK's") == [2]
+        assert docs("NRK's AND NOT #metoo") == [3]
+        assert docs("#metoo OR sak") == [1, 3]
+        assert research.count_corpus(conn, research.CorpusFilter.from_params({"text": "NRK's"})) == 2
+        lines = research.concordance(conn, "NRK's", before=1, after=1)["lines"]
+        assert [(line["left"], line["hit"], line["right"]) for line in lines] == \
+            [("Ifølge", "NRK's", "nyheter"), ("var", "NRK's", "sak")]
+        assert research.concordance(conn, "#metoo", before=0, after=2)["lines"][0]["hit"] == "#metoo"
+        assert {r["word"]: r["count"] for r in research.collocations(conn, "NRK's", before=1, after=1)} == \
+            {"ifølge": 1, "nyheter": 1, "var": 1, "sak": 1}
+        assert {r["word"]: r["count"] for r in research.collocations(conn, "#metoo", before=1, after=1)} == \
+            {"kom": 1, "til": 1}
+        assert sum(r["count"] for r in research.trend(conn, ["NRK's"])) == 2
+        for text in ("%", "'", "#"):
+            with pytest.raises(research.BadRequest, match="not a word"):
+                research.build_corpus(conn, research.CorpusFilter.from_params({"text": text}))

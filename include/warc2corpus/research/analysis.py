@@ -382,8 +382,10 @@ def collocations(conn, query, *, corpus=None, before=5, after=5, reference="coll
     sets = item_sets(conn, pattern, "query")
     if sets is None:
         return []
-    k = len(sets)
-    offsets = np.r_[np.arange(-before, 0), np.arange(k, k + after)]
+    # The windows count words: a hit's punctuation (NRK's) is no word of it, nor of a window.
+    lead = next(j for j, item in enumerate(pattern.items) if not item.punct)  # the hit's first word
+    span = sum(not item.punct for item in pattern.items)                     # and its words
+    offsets = np.r_[np.arange(-before, 0), np.arange(span, span + after)]
     coll, freq, words, hits_total = _Accumulator(), _Accumulator(), 0, 0
     with store.stream_seqs(conn, scope, FullText.of(pattern), sample=sample, seed=seed) as rows:
         for _, arr, _ in _batches(rows):
@@ -398,7 +400,7 @@ def collocations(conn, query, *, corpus=None, before=5, after=5, reference="coll
             w = arr[keep]
             where = np.cumsum(keep) - 1
             para = np.cumsum(w == -1)
-            h = where[hits]
+            h = where[hits + lead]
             idx = h[:, None] + offsets[None, :]
             inside = (idx >= 0) & (idx < len(w))
             idx = np.clip(idx, 0, len(w) - 1)

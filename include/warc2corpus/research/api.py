@@ -239,7 +239,8 @@ class CorpusParams(_Strict):
     truncated: Literal["all", "none"] | None = Field(
         None, description="all (default): every document; none: no text read from a capture the crawler cut "
                           "(WARC-Truncated: a size or time limit, a dropped connection), which may lack its end")
-    text: str | None = Field(None, description='full text: words, "phrases", prefix*, AND / OR / NOT, (...)')
+    text: str | None = Field(None, description='full text: words, "phrases", prefix*, AND / OR / NOT, (...); '
+                                               "punctuation as the text writes it (NRK's, #metoo)")
     limit: int | None = Field(None, description="at most this many documents (default 1000, at most 100000)")
     order: Literal["date", "random"] | None = Field(None, description="date (default) or random")
     seed: int | None = Field(None, description="seed of the random order")
@@ -287,7 +288,7 @@ class TrendParams(_Strict):
 
 
 class ConcordanceParams(_Strict):
-    query: str = Field(description='a word, "a phrase" or a prefix*')
+    query: str = Field(description='a word, "a phrase" or a prefix*; punctuation as the text writes it (NRK\'s)')
     corpus: str | None = Field(None, description="a saved corpus id (default: the whole collection)")
     before: int | None = Field(None, description="words before the hit (default 10)")
     after: int | None = Field(None, description="words after the hit (default 10); before+hit+after <= 25")

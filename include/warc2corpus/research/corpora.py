@@ -11,7 +11,8 @@ import numpy as np
 
 from warc2corpus import tables
 from warc2corpus.research import matching, store
-from warc2corpus.research.query import BadRequest, CorpusFilter, FullText, NotFound, TextFilter, parse_query, plain_text
+from warc2corpus.research.query import (BadRequest, CorpusFilter, FullText, IndexCondition, Not, NotFound, Pattern,
+                                        parse_query, plain_text)
 
 MAX_IDS = 100_000
 MAX_NAME = 500  # characters of a saved corpus's name
@@ -24,18 +25,32 @@ def jsonable(row: dict) -> dict:
     return {k: v.isoformat() if isinstance(v, (date, datetime)) else v for k, v in row.items()}
 
 
-def _text(conn, flt: CorpusFilter) -> TextFilter | None:
-    """The filter's full-text condition; a phrase read word for word in the documents whose index lacks
-    positions (``query.FullText``)."""
-    if not flt.text:
-        return None
-    tree = parse_query(flt.text, "text")
+def _text(conn, flt: CorpusFilter):
+    """The filter's full-text condition (``query.IndexCondition``, or several under And / Or / Not)."""
+    return _condition(conn, parse_query(flt.text, "text")) if flt.text else None
+
+
+def _condition(conn, tree):
+    """The index answers for words and prefixes; for a phrase in every document but those whose index lacks
+    positions, where it is read word for word; a pattern with punctuation is read in every document the
+    index finds it may be in (``query.FullText``)."""
     text = FullText.of(tree)
     if not text.phrases:
-        return TextFilter(text.tsquery)
+        return IndexCondition(text.tsquery)
+    if text.exact:
+        return IndexCondition(text.tsquery, whole_only=True, ids=_read(conn, tree, store.long_documents(conn, text.relaxed)))
+    if isinstance(tree, Pattern):
+        return IndexCondition(ids=_read(conn, tree, store.stream_seqs(conn, None, text)))
+    if isinstance(tree, Not):
+        return Not(_condition(conn, tree.part))
+    return type(tree)(tuple(_condition(conn, part) for part in tree.parts))
+
+
+def _read(conn, tree, rows) -> list[int]:
+    """The documents of ``rows`` (doc_id, seq, ...: a store cursor) whose text holds the query."""
     holds = matching.holds(conn, tree, "text")
-    with store.long_documents(conn, text.relaxed) as rows:
-        return TextFilter(text.tsquery, [doc_id for doc_id, seq in rows if holds(np.frombuffer(seq, dtype="<i4"))])
+    with rows as found:
+        return [doc_id for doc_id, seq, *_ in found if holds(np.frombuffer(seq, dtype="<i4"))]
 
 
 def build_corpus(conn, flt: CorpusFilter) -> list[dict]:

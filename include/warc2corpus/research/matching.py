@@ -15,10 +15,13 @@ MAX_PREFIX_WORDS = 5000
 
 
 def item_sets(conn, pattern: Pattern, param: str) -> list[np.ndarray] | None:
-    """The word ids each item of the pattern matches; None when an item matches no word."""
+    """The token codes each item of the pattern matches in ``seq`` (a word's id; a punctuation token's
+    ``-(id + 2)``); None when an item matches no token."""
     sets = []
     for item in pattern.items:
-        if item.prefix:
+        if item.punct:
+            ids = [-(i + 2) for i in store.punctuation_ids(conn, [item.text]).values()]
+        elif item.prefix:
             ids = store.prefix_ids(conn, item.text, MAX_PREFIX_WORDS + 1)
             if len(ids) > MAX_PREFIX_WORDS:
                 raise BadRequest(param, f"the prefix {item.text}* matches more than {MAX_PREFIX_WORDS} words")

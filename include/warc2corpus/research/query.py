@@ -3,7 +3,9 @@
 Queries match the lowercase tokens of the paragraphs (nb-tokenizer's tokens); only words count,
 that is tokens holding a letter or a digit. The language: ``word``, ``"a phrase"``, ``prefix*``
 (also inside phrases), ``AND``, ``OR``, ``NOT`` (upper case) and parentheses; terms side by side
-mean AND. ``NOT`` binds tighter than ``AND``, which binds tighter than ``OR``.
+mean AND. ``NOT`` binds tighter than ``AND``, which binds tighter than ``OR``. A term written with
+punctuation in or around its word (``NRK's``, ``Oslo/Akershus``, ``#metoo``, ``50%``) is those tokens
+side by side, its punctuation matched as written; a term of punctuation alone is no term.
 """
 
 from __future__ import annotations
@@ -70,9 +72,11 @@ def is_word(token: str) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class Item:
-    """One token of a pattern: a lowercase word, or a prefix when ``prefix`` is set."""
+    """One token of a pattern: a lowercase word, a prefix when ``prefix`` is set, or a punctuation token
+    when ``punct`` is (the index has no positions of these: see :func:`tsquery`)."""
     text: str
     prefix: bool = False
+    punct: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,7 +85,13 @@ class Pattern:
     items: tuple[Item, ...]
 
     def words(self) -> int:
+        """Its tokens (punctuation included)."""
         return len(self.items)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the index's positions find it exactly (no punctuation in it)."""
+        return not any(item.punct for item in self.items)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,15 +120,15 @@ def _pattern(text: str, param: str) -> Pattern:
         if "*" in core:
             raise BadRequest(param, f"'*' only ends a prefix: {raw!r}")
         toks = [t.lower() for t in tokenize(core)[0]]
-        if not toks or not all(is_word(t) for t in toks):
+        if not any(is_word(t) for t in toks):  # punctuation alone (or nothing): no term
             raise BadRequest(param, f"not a word: {raw!r}")
         if any(len(t.encode("utf-8")) > MAX_WORD_BYTES for t in toks):
             raise BadRequest(param, f"a word longer than the index keeps ({MAX_WORD_BYTES:,} bytes): "
                                     f"{raw[:40]!r}…")
         if prefix and len(toks) > 1:
             raise BadRequest(param, f"a prefix is one word: {raw!r}")
-        items.extend(Item(t) for t in toks[:-1])
-        items.append(Item(toks[-1], prefix))
+        items.extend(Item(t, punct=not is_word(t)) for t in toks[:-1])
+        items.append(Item(toks[-1], prefix, punct=not is_word(toks[-1])))
     if not items:
         raise BadRequest(param, "empty phrase")
     return Pattern(tuple(items))
@@ -225,10 +235,23 @@ def _quote(word: str) -> str:
 
 
 def tsquery(tree) -> str:
-    """The tree as PostgreSQL tsquery text (phrases with <->: adjacent positions)."""
+    """The tree as PostgreSQL tsquery text (phrases with <->: adjacent positions). The index holds words
+    only, each at its token's position: a punctuation token between two words is a distance (``NRK's``:
+    'nrk' <2> 's', which any token there matches), one before the first word or after the last nothing, so
+    that a pattern with punctuation (:attr:`Pattern.exact` false) is found through it among more documents
+    than hold it, to be read word for word (``research.matching``)."""
     if isinstance(tree, Pattern):
-        items = [_quote(i.text) + (":*" if i.prefix else "") for i in tree.items]
-        return items[0] if len(items) == 1 else "(" + " <-> ".join(items) + ")"
+        parts: list[str] = []
+        gap = 0
+        for item in tree.items:
+            if item.punct:
+                gap += bool(parts)
+                continue
+            if parts:
+                parts.append(f" <{gap + 1}> " if gap else " <-> ")
+            parts.append(_quote(item.text) + (":*" if item.prefix else ""))
+            gap = 0
+        return parts[0] if len(parts) == 1 else "(" + "".join(parts) + ")"
     if isinstance(tree, And):
         return "(" + " & ".join(tsquery(p) for p in tree.parts) + ")"
     if isinstance(tree, Or):
@@ -248,8 +271,8 @@ def _relaxed(tree) -> str | None:
     """A tsquery that every document holding the query matches, whatever positions its index kept: each
     phrase as its words alone; a NOT over a phrase as no condition (None), as an OR with such a part."""
     if isinstance(tree, Pattern):
-        return tsquery(tree) if len(tree.items) == 1 else \
-            "(" + " & ".join(tsquery(Pattern((item,))) for item in tree.items) + ")"
+        found = [tsquery(Pattern((item,))) for item in tree.items if not item.punct]
+        return found[0] if len(found) == 1 else "(" + " & ".join(found) + ")"
     if isinstance(tree, Not):
         return None if _has_phrase(tree.part) else tsquery(tree)
     parts = [_relaxed(p) for p in tree.parts]
@@ -268,20 +291,31 @@ class FullText:
     tsquery: str
     phrases: bool = False
     relaxed: str | None = None
+    exact: bool = True  # False: a pattern with punctuation, which the index finds among more documents
 
     @classmethod
     def of(cls, tree) -> "FullText":
         phrases = _has_phrase(tree)
-        return cls(tsquery(tree), phrases, _relaxed(tree) if phrases else None)
+        return cls(tsquery(tree), phrases, _relaxed(tree) if phrases else None, _exact(tree))
+
+
+def _exact(tree) -> bool:
+    if isinstance(tree, Pattern):
+        return tree.exact
+    if isinstance(tree, Not):
+        return _exact(tree.part)
+    return all(_exact(p) for p in tree.parts)
 
 
 @dataclasses.dataclass(frozen=True)
-class TextFilter:
-    """The corpus filter's full-text condition: ``tsquery`` through the index, and ``long_ids``, the
-    documents whose index lacks positions that hold the query read word for word (None: the query has no
-    phrase, and the index answers for every document)."""
-    tsquery: str
-    long_ids: list[int] | None = None
+class IndexCondition:
+    """Documents of the corpus filter's full-text condition: those the index finds through ``tsquery``
+    (among the documents whose positions are whole only, when ``whole_only``), and those of ``ids``, read word
+    for word. The condition is one, or several under And / Or / Not (where a pattern with punctuation is
+    read: the index cannot tell its documents)."""
+    tsquery: str | None = None
+    whole_only: bool = False
+    ids: list[int] | None = None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from psycopg import sql
 
 from warc2corpus.store import db
 from warc2corpus.store.load import int_array, text_array
-from warc2corpus.research.query import BadRequest, CorpusFilter, FullText, QueryTimeout, TextFilter
+from warc2corpus.research.query import And, BadRequest, CorpusFilter, FullText, IndexCondition, Not, QueryTimeout
 
 REFRESH_LOCK_ID = 0x72657365  # "rese": one refresh of the research index at a time
 
@@ -191,7 +191,32 @@ def _hosts(conn, column: str, values, param: str) -> list[str]:
     return sorted(hosts)
 
 
-def filter_where(conn, flt: CorpusFilter, text: TextFilter | None) -> tuple[sql.Composable, list]:
+def _text_where(condition) -> tuple[sql.Composable, list]:
+    """SQL over `documents d` of a full-text condition (``query.IndexCondition``, or several under And / Or /
+    Not)."""
+    if isinstance(condition, IndexCondition):
+        parts, params = [], []
+        if condition.tsquery is not None:
+            parts.append(sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE {}f.fts @@ %s::tsquery)")
+                         .format(sql.SQL("f.positions_whole AND " if condition.whole_only else "")))
+            params.append(condition.tsquery)
+        if condition.ids is not None:
+            parts.append(sql.SQL("d.doc_id = ANY(%s)"))
+            params.append(condition.ids)
+        return sql.SQL("(") + sql.SQL(" OR ").join(parts) + sql.SQL(")"), params
+    if isinstance(condition, Not):
+        inner, params = _text_where(condition.part)
+        return sql.SQL("NOT ") + inner, params
+    parts, params = [], []
+    for part in condition.parts:
+        where, more = _text_where(part)
+        parts.append(where)
+        params.extend(more)
+    joiner = sql.SQL(" AND " if isinstance(condition, And) else " OR ")
+    return sql.SQL("(") + joiner.join(parts) + sql.SQL(")"), params
+
+
+def filter_where(conn, flt: CorpusFilter, text) -> tuple[sql.Composable, list]:
     """WHERE clause and parameters over `documents d` for the filter."""
     clauses, params = [sql.SQL("NOT d.withdrawn"), sql.SQL("d.page_type = ANY(%s)")], [list(flt.page_types)]
     with guard():
@@ -215,13 +240,10 @@ def filter_where(conn, flt: CorpusFilter, text: TextFilter | None) -> tuple[sql.
         if value:
             clauses.append(sql.SQL(clause))
             params.append(value)
-    if text is not None and text.long_ids is None:
-        clauses.append(sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"))
-        params.append(text.tsquery)
-    elif text is not None:  # a phrase: the index answers where its positions are whole; the others were read
-        clauses.append(sql.SQL("(d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.positions_whole "
-                               "AND f.fts @@ %s::tsquery) OR d.doc_id = ANY(%s))"))
-        params.extend([text.tsquery, text.long_ids])
+    if text is not None:
+        where, more = _text_where(text)
+        clauses.append(where)
+        params.extend(more)
     return sql.SQL(" AND ").join(clauses), params
 
 
@@ -229,18 +251,18 @@ def _order(flt: CorpusFilter) -> sql.Composable:
     return ORDERS[flt.order].format(seed=sql.Literal(int(flt.seed or 0)))
 
 
-def corpus_rows(conn, flt: CorpusFilter, text: TextFilter | None) -> list[dict]:
+def corpus_rows(conn, flt: CorpusFilter, text) -> list[dict]:
     """Metadata rows of the filter's documents: ids chosen and ordered first, then their metadata."""
     return rows_for_ids(conn, corpus_ids(conn, flt, text))
 
 
-def corpus_ids(conn, flt: CorpusFilter, text: TextFilter | None) -> list[int]:
+def corpus_ids(conn, flt: CorpusFilter, text) -> list[int]:
     where, params = filter_where(conn, flt, text)
     query = sql.SQL("SELECT d.doc_id FROM documents d WHERE {} ORDER BY {} LIMIT %s").format(where, _order(flt))
     return [r[0] for r in (_all_fts if text else _all)(conn, query, [*params, flt.limit])]
 
 
-def corpus_count(conn, flt: CorpusFilter, text: TextFilter | None) -> int:
+def corpus_count(conn, flt: CorpusFilter, text) -> int:
     where, params = filter_where(conn, flt, text)
     query = sql.SQL("SELECT count(*) FROM documents d WHERE {}").format(where)
     return (_all_fts if text else _all)(conn, query, params)[0][0]
@@ -321,6 +343,12 @@ def corpus_record(conn, corpus_id: str) -> dict | None:
 
 def word_ids(conn, words: list[str]) -> dict[str, int]:
     return dict(_all(conn, "SELECT word, word_id FROM research_lexicon WHERE word = ANY(%s) AND is_word", (words,)))
+
+
+def punctuation_ids(conn, tokens: list[str]) -> dict[str, int]:
+    """The lexicon's ids of tokens that are no word (``seq`` codes them as ``-(id + 2)``)."""
+    return dict(_all(conn, "SELECT word, word_id FROM research_lexicon WHERE word = ANY(%s) AND NOT is_word",
+                     (tokens,)))
 
 
 def prefix_ids(conn, prefix: str, cap: int) -> list[int]:

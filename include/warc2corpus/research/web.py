@@ -68,10 +68,10 @@ TEXT = {
     "harvest_from": ("Høstet fra", "Harvested from"),
     "harvest_to": ("Høstet til", "Harvested to"),
     "text": ("Ord eller fraser", "Words or phrases"),
-    "text_help": ('Ord, "fraser" i anførselstegn, prefiks* og AND, OR, NOT med parenteser. Eksempel: '
-                  '"i dag" AND (ferje* OR båt)',
-                  'Words, "phrases" in quotes, prefix* and AND, OR, NOT with parentheses. Example: '
-                  '"i dag" AND (ferje* OR båt)'),
+    "text_help": ('Ord, "fraser" i anførselstegn, prefiks* og AND, OR, NOT med parenteser; tegnsetting som i '
+                  'teksten (NRK\'s, #metoo). Eksempel: "i dag" AND (ferje* OR båt)',
+                  'Words, "phrases" in quotes, prefix* and AND, OR, NOT with parentheses; punctuation as the text '
+                  'writes it (NRK\'s, #metoo). Example: "i dag" AND (ferje* OR båt)'),
     "limit": ("Høyst antall dokumenter", "At most this many documents"),
     "near_duplicates": ("Nesten like dokumenter", "Near-duplicates"),
     "near_duplicates_all": ("Alle", "All of them"),
@@ -183,7 +183,8 @@ TEXT = {
                   "Corpus {id}, collection version {version}, made {created}."),
     "show": ("Vis", "Show"),
     "query": ("Søkeord eller frase", "Word or phrase"),
-    "query_help": ('Et ord, et prefiks* eller en frase (flere ord).', 'A word, a prefix* or a phrase (several words).'),
+    "query_help": ('Et ord, et prefiks* eller en frase (flere ord); tegnsetting som i teksten (NRK\'s).',
+                   'A word, a prefix* or a phrase (several words); punctuation as the text writes it (NRK\'s).'),
     "before": ("Ord før", "Words before"),
     "after": ("Ord etter", "Words after"),
     "window_help": ("Før + treffet + etter: høyst 25 ord.", "Before + the hit + after: at most 25 words."),
