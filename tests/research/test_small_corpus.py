@@ -331,3 +331,15 @@ def test_a_term_written_with_punctuation_is_found_as_written(corpus_db):
         for text in ("%", "'", "#"):
             with pytest.raises(research.BadRequest, match="not a word"):
                 research.build_corpus(conn, research.CorpusFilter.from_params({"text": text}))
+
+
+def test_a_frequency_list_names_a_word_that_is_several_tokens(small):
+    """A frequency list counts words (tokens): "NRK's" is three (nrk ' s) and was counted 0 without a word;
+    it is refused with its tokens named, and a concordance counts it. One token holding a hyphen or a
+    full stop ("e-post", "bl.a.") is one word."""
+    with pytest.raises(research.BadRequest, match='''the tokens "nrk ' s"'''):
+        research.frequencies(small, words=["NRK's"])
+    with pytest.raises(research.BadRequest, match="not a pair of words"):
+        research.frequencies(small, words=["hav x,"], ngram=2)
+    assert {r["word"]: r["count"] for r in research.frequencies(small, words=["hav", "e-post", "bl.a."])} == \
+        {"hav": 4, "e-post": 0, "bl.a.": 0}

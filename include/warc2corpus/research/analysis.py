@@ -15,6 +15,7 @@ from warc2corpus.research import store
 from warc2corpus.research.corpora import scope_ids
 from warc2corpus.research.matching import item_sets, match
 from warc2corpus.research.query import BadRequest, FullText, Pattern, is_word, parse_pattern, plain_text, tsquery
+from warc2corpus.text.tokens import tokenize
 
 MAX_WINDOW = 25
 MAX_LINES = 1000
@@ -183,6 +184,11 @@ def _requested(conn, words, ngram: int) -> tuple[list[str], dict[str, int]]:
     for w in wanted:
         if len(w.split()) != ngram:
             raise BadRequest("words", f"{w!r} is not a {'word' if ngram == 1 else 'pair of words'}")
+        tokens = tokenize(w)[0]
+        if len(tokens) != ngram or not all(is_word(t) for t in tokens):
+            # "NRK's" is three tokens (nrk ' s), which no frequency list counts as one: it counted 0
+            raise BadRequest("words", f"{w!r} is the tokens {' '.join(tokens)!r}, not a "
+                                      f"{'word' if ngram == 1 else 'pair of words'} (a concordance counts it)")
     ids = store.word_ids(conn, sorted({part for w in wanted for part in w.split()}))
     keys = {}
     for w in wanted:
