@@ -17,6 +17,7 @@ import re
 import string
 import time
 import zlib
+from datetime import datetime, timezone
 from pathlib import Path
 
 import psycopg
@@ -490,6 +491,49 @@ def test_revisit_in_another_file_whatever_the_order(tmp_path, corpus_db, staging
     run.run_files([first], "revisits")  # reloading the original's file keeps the revisit resolved
     with psycopg.connect(corpus_db) as conn:
         assert conn.execute("SELECT count(*) FROM captures WHERE record_type = 'revisit'").fetchone()[0] == 1
+
+
+def write_not_modified(writer: WARCWriter, url: str, original, date: str):
+    """A server-not-modified revisit as Heritrix writes one for a 304: the original named by its URL and
+    WARC-Date alone (no payload to take a digest of, no record id)."""
+    record = writer.create_revisit_record(
+        url, digest="sha1:" + "A" * 32, refers_to_uri=url, refers_to_date=original.rec_headers.get_header("WARC-Date"),
+        http_headers=StatusAndHeaders("304 Not Modified", [("ETag", '"abc"')], protocol="HTTP/1.1"),
+        warc_headers_dict={"WARC-Date": date})
+    record.rec_headers.replace_header("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/server-not-modified")
+    record.rec_headers.remove_header("WARC-Payload-Digest")  # warcio asks for one; a 304 has no payload
+    writer.write_record(record)
+
+
+@pytest.mark.parametrize("revisit_file_first", [False, True])
+def test_a_server_not_modified_revisit_is_resolved_by_its_originals_url_and_date(
+        tmp_path, corpus_db, staging_dir, accept_all, revisit_file_first):
+    """A 304's revisit names its original by WARC-Refers-To-Target-URI and WARC-Refers-To-Date only: it
+    was never resolved (``revisit_unresolved``), and a daily harvest's captures of an unchanged page were
+    lost. It is the capture of that URL at that second, whichever file comes first; another capture of
+    the URL (the day before) or of another URL at that second is not its original."""
+    accept_all("www.fjordposten.no")
+    url = "https://www.fjordposten.no/sak"
+    holder = {}
+
+    def originals(writer):
+        write_record(writer, url, ARTICLE.replace("Ferja", "Båten").encode(), date="2024-02-29T12:00:00Z")
+        holder["original"] = write_record(writer, url, ARTICLE.encode(), date="2024-03-01T12:00:00Z")
+        write_record(writer, url + "/annen", ARTICLE.replace("Ferja", "Bussen").encode(), date="2024-03-01T12:00:00Z")
+
+    first = build_warc(tmp_path / "A-20240301000000-0.warc.gz", [originals])
+    second = build_warc(tmp_path / "B-20240302000000-0.warc.gz",
+                        [lambda writer: write_not_modified(writer, url, holder["original"], "2024-03-02T12:00:00Z")])
+    for path in ([second, first] if revisit_file_first else [first, second]):
+        run.run_files([path], "revisits")
+    with psycopg.connect(corpus_db) as conn:
+        assert conn.execute("SELECT refers_to_date, payload_digest, refers_to FROM revisits").fetchall() == \
+            [(datetime(2024, 3, 1, 12, tzinfo=timezone.utc), None, None)]
+        original = conn.execute("SELECT doc_id FROM captures WHERE harvest_time = '2024-03-01T12:00:00Z' "
+                                "AND url = %s", (url,)).fetchone()[0]
+        assert conn.execute("SELECT doc_id FROM captures WHERE record_type = 'revisit'").fetchall() == [(original,)]
+    if not revisit_file_first:  # (loaded first, its file counts it unresolved then: the original came later)
+        assert ledger_row(corpus_db, second)["counts"]["skipped"].get("revisit_unresolved") is None
 
 
 def test_unresolvable_revisit_is_counted(tmp_path, corpus_db, staging_dir):

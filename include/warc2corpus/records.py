@@ -136,6 +136,7 @@ class Revisit(Provenance):
     refers_to_url: str | None
     payload_digest: str | None
     profile: str | None
+    refers_to_date: str | None  # WARC-Refers-To-Date: the original's WARC-Date
 
 
 @dataclass(slots=True)

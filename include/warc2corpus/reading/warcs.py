@@ -97,6 +97,7 @@ class Record:
     digest_ok: bool | None = None       # None: no digest to check
     refers_to: str | None = None        # revisits
     refers_to_url: str | None = None
+    refers_to_date: str | None = None   # WARC-Refers-To-Date: the original's WARC-Date, as harvest_time
     profile: str | None = None
     short: bool = False                 # the block ended before its Content-Length
     truncated: str | None = None        # WARC-Truncated: the crawler cut the body (length, time, disconnect ...)
@@ -1207,6 +1208,7 @@ class WarcReader:
             record.skip_reason = "revisit"
             record.refers_to = headers.get_header("WARC-Refers-To")
             record.refers_to_url = headers.get_header("WARC-Refers-To-Target-URI")
+            record.refers_to_date = iso_utc(parse_warc_date(headers.get_header("WARC-Refers-To-Date")))
             record.profile = headers.get_header("WARC-Profile")
             return record
         if warc_record.rec_type != "response":

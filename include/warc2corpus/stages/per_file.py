@@ -72,7 +72,7 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
                 counts["revisits"] += 1
                 revisits.write(Revisit(**record.provenance(), refers_to=record.refers_to,
                                        refers_to_url=record.refers_to_url, payload_digest=record.payload_digest,
-                                       profile=record.profile).to_dict())
+                                       profile=record.profile, refers_to_date=record.refers_to_date).to_dict())
                 continue
             yield pages.Page(record)
 

@@ -32,13 +32,20 @@ PARAGRAPH_COLUMNS = ("doc_id", "seq", *Paragraph._fields)
 _EARLIER = ("(n.harvest_time, n.warc_file, n.record_offset) < "
             "(d.harvest_time, d.warc_file, d.record_offset)")
 
-# The original of a revisit: the capture with its WARC-Refers-To record id, else one with the same
-# payload digest (preferring the same URL, then the earliest).
-_ORIGINAL_OF_REVISIT = """(
+# A capture that is the original a revisit names by its URL and WARC-Date (WARC-Refers-To-Target-URI and
+# -Date: a server-not-modified revisit has no payload digest), to the second.
+_NAMED_BY_TARGET_AND_DATE = """(r.refers_to_date IS NOT NULL
+      AND c.harvest_time >= date_trunc('second', r.refers_to_date AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+      AND c.harvest_time < (date_trunc('second', r.refers_to_date AT TIME ZONE 'UTC') + interval '1 second') AT TIME ZONE 'UTC'
+      AND c.url = coalesce(r.refers_to_url, r.url))"""
+# The original of a revisit: the capture with its WARC-Refers-To record id, else the one of its URL and date,
+# else one with the same payload digest (preferring the same URL, then the earliest).
+_ORIGINAL_OF_REVISIT = f"""(
     SELECT c.doc_id FROM captures c
     WHERE c.record_type = 'response'
-      AND (c.record_id = r.refers_to OR (r.payload_digest IS NOT NULL AND c.payload_digest = r.payload_digest))
-    ORDER BY (c.record_id IS NOT DISTINCT FROM r.refers_to) DESC,
+      AND (c.record_id = r.refers_to OR (r.payload_digest IS NOT NULL AND c.payload_digest = r.payload_digest)
+           OR {_NAMED_BY_TARGET_AND_DATE})
+    ORDER BY (c.record_id IS NOT DISTINCT FROM r.refers_to) DESC, {_NAMED_BY_TARGET_AND_DATE} DESC,
              (c.url = coalesce(r.refers_to_url, r.url)) DESC, c.harvest_time
     LIMIT 1)"""
 _CAPTURES_OF_RESOLVED = """
@@ -222,7 +229,8 @@ def _load_revisits(cur: psycopg.Cursor, warc_file: str, revisits: Iterable[dict]
                 UPDATE revisits r SET doc_id = {_ORIGINAL_OF_REVISIT}
                 WHERE r.doc_id IS NULL AND r.warc_file <> %s AND EXISTS (
                     SELECT 1 FROM captures c WHERE c.warc_file = %s AND c.record_type = 'response'
-                      AND (c.record_id = r.refers_to OR c.payload_digest = r.payload_digest))
+                      AND (c.record_id = r.refers_to OR c.payload_digest = r.payload_digest
+                           OR {_NAMED_BY_TARGET_AND_DATE}))
                 RETURNING r.*)
             {_CAPTURES_OF_RESOLVED}""",
         (warc_file, warc_file),
