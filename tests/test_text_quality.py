@@ -877,6 +877,36 @@ def test_the_seed_model_holds_every_languages_word_list():
     assert all(model.seed[lang][0] == theirs[lang].freq for lang in model.seed)
 
 
+def test_the_seed_index_maps_every_listed_word_to_the_languages_that_list_it():
+    """The index of the seed word lists (built with set operations, for speed) is, word by word, the bit
+    mask of the languages whose list holds it with a count, as a word-at-a-time build makes it; also for
+    lists that hold a word with no count."""
+    model = naturalness.Model()
+    languages = tuple(model.seed)
+
+    def by_hand(lists: dict[str, dict[str, int]]) -> dict[str, int]:
+        index: dict[str, int] = {}
+        for bit, lang in enumerate(lists):
+            for word, count in lists[lang].items():
+                if count:
+                    index[word] = index.get(word, 0) | (1 << bit)
+        return index
+
+    real = {lang: model.seed[lang][0] for lang in languages}
+    assert naturalness._seed_index(languages) == by_hand(real)
+    assert len(set(naturalness._seed_index(languages).values())) > len(languages)  # shared words: several bits
+    naturalness._seed_index.cache_clear()
+    zero = {"nob": {"og": 5, "ikke": 0}, "nno": {"og": 2, "ikkje": 3}}
+    models = {lang: type("WordModel", (), {"freq": freq})() for lang, freq in zero.items()}
+    original = language.classifier
+    try:
+        language.classifier = lambda: type("Classifier", (), {"wmodels": models})()
+        assert naturalness._seed_index(("nob", "nno")) == by_hand(zero) == {"og": 3, "ikkje": 2}
+    finally:
+        language.classifier = original
+        naturalness._seed_index.cache_clear()
+
+
 def test_naturalness_drops_code_and_tracking_strings_and_keeps_text():
     model = naturalness.Model()
     kept, dropped = model.filter([

