@@ -743,10 +743,9 @@ def _members_said(starts: list[int], what: str) -> str:
 
 class _InflatedToTheFault:
     """A corrupt gzip file's (first) member, or the member at byte ``start``, inflated as far as it inflates,
-    to the byte: zlib gives nothing
-    of a call that fails, so the chunk it fails in is inflated again a byte at a time (the gzip module lost
-    up to 8 KB of compressed data before the fault: a small file's every record). At the fault ``read1``
-    raises it, once what came before is read."""
+    to the byte: zlib gives nothing of a call that fails, so the chunk it fails in is inflated again a byte
+    at a time (the gzip module lost up to 8 KB of compressed data before the fault: a small file's every
+    record). At the fault ``read1`` raises it, once what came before is read."""
 
     CHUNK = 1 << 16
 
@@ -967,8 +966,10 @@ class WarcReader:
         tally["records"] += 1
         tally["verified"] += checked["verified"]
         lost = record.skip_reason in ("unverified", "truncated_record")
-        tally["kept"] += not lost
-        tally[record.skip_reason] += lost
+        if lost:
+            tally[record.skip_reason] += 1
+        else:
+            tally["kept"] += 1
         log.warning("%s:%d: the record of a damaged gzip member: %s", self.path, at,
                     record.skip_reason if lost else "kept")
         yield self._count(record)

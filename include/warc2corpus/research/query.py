@@ -259,12 +259,19 @@ def tsquery(tree) -> str:
     return "!" + tsquery(tree.part)
 
 
-def _has_phrase(tree) -> bool:
+def _patterns(tree):
+    """The tree's patterns, its terms."""
     if isinstance(tree, Pattern):
-        return len(tree.items) > 1
-    if isinstance(tree, Not):
-        return _has_phrase(tree.part)
-    return any(_has_phrase(p) for p in tree.parts)
+        yield tree
+    elif isinstance(tree, Not):
+        yield from _patterns(tree.part)
+    else:
+        for part in tree.parts:
+            yield from _patterns(part)
+
+
+def _has_phrase(tree) -> bool:
+    return any(len(pattern.items) > 1 for pattern in _patterns(tree))
 
 
 def _relaxed(tree) -> str | None:
@@ -296,15 +303,8 @@ class FullText:
     @classmethod
     def of(cls, tree) -> "FullText":
         phrases = _has_phrase(tree)
-        return cls(tsquery(tree), phrases, _relaxed(tree) if phrases else None, _exact(tree))
-
-
-def _exact(tree) -> bool:
-    if isinstance(tree, Pattern):
-        return tree.exact
-    if isinstance(tree, Not):
-        return _exact(tree.part)
-    return all(_exact(p) for p in tree.parts)
+        return cls(tsquery(tree), phrases, _relaxed(tree) if phrases else None,
+                   all(pattern.exact for pattern in _patterns(tree)))
 
 
 @dataclasses.dataclass(frozen=True)

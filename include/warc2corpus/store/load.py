@@ -35,8 +35,8 @@ _EARLIER = ("(n.harvest_time, n.warc_file, n.record_offset) < "
 # A capture that is the original a revisit names by its URL and WARC-Date (WARC-Refers-To-Target-URI and
 # -Date: a server-not-modified revisit has no payload digest), to the second.
 _NAMED_BY_TARGET_AND_DATE = """(r.refers_to_date IS NOT NULL
-      AND c.harvest_time >= date_trunc('second', r.refers_to_date AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-      AND c.harvest_time < (date_trunc('second', r.refers_to_date AT TIME ZONE 'UTC') + interval '1 second') AT TIME ZONE 'UTC'
+      AND c.harvest_time >= date_trunc('second', r.refers_to_date)
+      AND c.harvest_time < date_trunc('second', r.refers_to_date) + interval '1 second'
       AND c.url = coalesce(r.refers_to_url, r.url))"""
 # The original of a revisit: the capture with its WARC-Refers-To record id, else the one of its URL and date,
 # else one with the same payload digest (preferring the same URL, then the earliest).
