@@ -35,6 +35,8 @@ measures them:
                                                                               --dragnet: below)
     extraction_readability/      ground-truth.json + html/<id>.html.gz        (Mozilla Readability's test pages,
                                                                               Apache-2.0, with --readability: below)
+    extraction_cleanportaleval/  ground-truth.json + html/<id>.html.gz        (CleanPortalEval's news and blog pages,
+                                                                              research, with --dragnet: below)
 
 trafilatura's evaluation pages (``tests/eval`` and ``tests/cache``, about 990 pages of news, blogs, shops and
 forums in many languages) come with snippets its author wrote for each page: text the main text must hold
@@ -91,6 +93,14 @@ on them; it is scored as given. Split by the hash of each page's name. It was tr
 2026-12-05, on a dev half (figures and the rules' dropped words only) and left out then for those
 conventions; no rule had been read off it when it was gathered here (2026-12-07).
 
+The same clone holds CleanPortalEval (Endrédy and Novák, "More effective boilerplate removal — the
+GoldMiner algorithm", Polibits 48, 2013; ppke-nlpg/CleanPortalEval): 71 pages of four sites of 2011-2012
+(BBC News, MSNBC's TV news, a Wall Street Journal blog, Washington Post blogs), each with its main text
+as a person marked it in CleanEval's format (``<h>``, ``<p>`` and ``<l>`` blocks, the lines wrapped, HTML
+entities left in). The truth is its blocks, one a line, the entities read, without the headline (the
+first block, when it is a ``<h>``), as the benchmark's ``articleBody``. Split by site as Big9 is (a site's
+pages stay in one half). No rule had been read off any of its pages when it was gathered (2026-12-08).
+
 With ``--readability`` (a clone of mozilla/readability) also the real web pages among Readability's test
 pages (``test/test-pages/<name>/source.html`` of 8 KB or more: the smaller ones are the library's own cases
 of a few tags), each with the reader view its test expects (``expected.html``: the text of its blocks, a
@@ -126,6 +136,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import html
 import json
 import re
 import shutil
@@ -146,7 +157,8 @@ SOURCES = {
     "utomo": ("https://github.com/MSVCode/ir-research-data", "research use only (Utomo & Leu)"),
     "nordicdsl": ("https://github.com/renhaa/NordicDSL", "CC BY-SA 3.0 (Wikipedia)"),
     "dragnet": ("https://github.com/j-szulc/html-cleaning-dataset-merged",
-                "AGPL-3.0 (Moz's Dragnet data, seomoz/dragnet_data; the pages: third-party web pages)"),
+                "AGPL-3.0 (Moz's Dragnet data, seomoz/dragnet_data; the pages: third-party web pages); "
+                "CleanPortalEval (ppke-nlpg/CleanPortalEval): research, no licence stated"),
     "readability": ("https://github.com/mozilla/readability",
                     "Apache-2.0 (its test pages: third-party web pages)"),
 }
@@ -173,6 +185,9 @@ READABILITY_BLOCKS = frozenset("p div h1 h2 h3 h4 h5 h6 li ul ol dl dt dd blockq
                                "figcaption section article header footer aside br hr".split())
 DRAGNET_FOLDER = "dragnet_data"
 DRAGNET_COMMENTS = b"!@#$%^&*()  COMMENTS"  # the line that parts the article from its comments
+CLEANPORTALEVAL_FOLDER = "CleanPortalEval-master"
+CLEANPORTALEVAL_BLOCK = re.compile(r"^\s*<([phl])>", re.MULTILINE)  # a CleanEval block's opening mark
+CLEANPORTALEVAL_SITE = re.compile(r"^(.+?)_[^_]+_\d+$")  # "tv.msnbc.com_news_05" -> "tv.msnbc.com"
 # Universal Dependencies treebanks: file prefix -> language (the codes ``evaluation.ud_sentences`` reads)
 # and the treebank's name.
 UD_TREEBANKS = {"no_bokmaal": ("nb", "UD_Norwegian-Bokmaal"), "no_nynorsk": ("nn", "UD_Norwegian-Nynorsk"),
@@ -636,6 +651,48 @@ def gather_dragnet(repo: Repo, out: Path, counts: dict) -> None:
     pages.write(counts, "dragnet")
 
 
+def cleanportaleval_body(gold: bytes) -> tuple[str | None, str]:
+    """A CleanEval gold file's URL (its first line, "URL: ...") and its main text: each block on a line of
+    its own, the entities read, the headline left out (module docstring)."""
+    text = "\n".join(gold_lines(gold))
+    url = None
+    if text.startswith("URL:"):
+        first, _, text = text.partition("\n")
+        url = first[len("URL:"):].strip() or None
+    marks = list(CLEANPORTALEVAL_BLOCK.finditer(text))
+    blocks = [(mark.group(1), html.unescape(" ".join(text[mark.end():following.start() if following else None].split())))
+              for mark, following in zip(marks, [*marks[1:], None])]
+    if blocks and blocks[0][0] == "h":
+        blocks = blocks[1:]
+    return url, "\n".join(block for _, block in blocks if block)
+
+
+def gather_cleanportaleval(repo: Repo, out: Path, counts: dict) -> None:
+    """CleanPortalEval's pages with their main text, in the article-extraction benchmark's layout, split by
+    site (module docstring)."""
+    pages = []  # (page id, html, url, body, site)
+    for path in repo.files(f"{CLEANPORTALEVAL_FOLDER}/input"):
+        name = Path(path).name
+        if not name.endswith(".html"):
+            continue
+        page_id = name[:-len(".html")]
+        url, body = cleanportaleval_body(repo.read(f"{CLEANPORTALEVAL_FOLDER}/GoldStandard/{page_id}.txt"))
+        if not body:
+            counts["cleanportaleval_without_text"] = counts.get("cleanportaleval_without_text", 0) + 1
+            continue
+        site = CLEANPORTALEVAL_SITE.match(page_id)
+        if not site:
+            raise SystemExit(f"gather_wider: a CleanPortalEval page named as none of its sites: {page_id}")
+        pages.append((page_id, repo.read(path), url, body, site.group(1)))
+    sites = sorted({site for *_, site in pages}, key=lambda site: hashlib.sha1(site.encode()).digest())
+    half_of_site = {site: SPLITS[i % 2] for i, site in enumerate(sites)}
+    written = ArticleSet(out, "extraction_cleanportaleval")
+    for page_id, page, url, body, site in pages:
+        written.add(half_of_site[site], page_id, gzip.compress(page, mtime=0), {"articleBody": body, "url": url, "site": site})
+    written.write(counts, "cleanportaleval")
+    counts["cleanportaleval_sites"] = {split: sorted(s for s in sites if half_of_site[s] == split) for split in SPLITS}
+
+
 def readability_body(expected: bytes) -> str:
     """The text of a page's reader view as Readability's test expects it (``expected.html``): its blocks'
     texts, a block per line."""
@@ -693,7 +750,7 @@ def main() -> None:
                         help="a clone of renhaa/NordicDSL, for its Wikipedia test sentences (optional)")
     parser.add_argument("--dragnet", type=Path,
                         help="a clone of j-szulc/html-cleaning-dataset-merged, for Moz's Dragnet news and blog pages "
-                             "(optional)")
+                             "and CleanPortalEval's (optional)")
     parser.add_argument("--readability", type=Path,
                         help="a clone of mozilla/readability, for its test pages (optional)")
     parser.add_argument("--samples", type=Path, default=ROOT.parent / "shared" / "samples",
@@ -719,6 +776,8 @@ def main() -> None:
         if getattr(args, key):
             repos[key] = Repo(getattr(args, key))
             gather(repos[key], args.out, counts)
+    if args.dragnet:
+        gather_cleanportaleval(repos["dragnet"], args.out, counts)
     if args.readability:
         repos["readability"] = Repo(args.readability)
         gather_readability(repos["readability"], args.out, leave_out["readability"], counts)

@@ -640,6 +640,54 @@ def test_dragnet_pages_are_gathered_with_their_article_and_scored(tmp_path, caps
     assert all(name.startswith(evaluation.UNPINNED) for name in figures)
 
 
+def test_cleanportaleval_pages_are_gathered_by_site_without_their_headline(tmp_path, capsys):
+    """eval/gather_wider.py --dragnet also takes CleanPortalEval from the same clone: each page's gold file
+    read as CleanEval writes it (a URL line, ``<h>``/``<p>``/``<l>`` blocks over wrapped lines, HTML
+    entities), the headline block left out, a site's pages kept in one half; ``warc2corpus eval`` scores
+    the set (never pinned)."""
+    import gzip
+
+    gather_wider = _gather_wider()
+    first = "The council passed the budget for next year after a long debate in the chamber on Tuesday."
+    second = "The mayor said the \u201cvote was fair\u201d and that the town would build a new school."
+    gold = ("\nURL: http://news.example.com/2012/budget\n<h>Budget passes\n\n<p>The council passed the budget for\n"
+            " next year after a long debate in the chamber on Tuesday.\n\n<p>The mayor said the &#8220;vote was"
+            " fair&#8221;\n and that the town would build a new school.\n")
+    page = ("<html><head><title>Budget passes</title></head><body><div>Home News Sport</div><article>"
+            f"<h1>Budget passes</h1><p>{first}</p><p>{second}</p></article></body></html>")
+    repo = tmp_path / "html-cleaning-dataset-merged"
+    for folder in ("input", "GoldStandard"):
+        (repo / gather_wider.CLEANPORTALEVAL_FOLDER / folder).mkdir(parents=True)
+    names = ["news.example.com_news_01", "news.example.com_news_02", "blog.example.org_blog1_3",
+             "other.example.net_news_04"]
+    for name in names:
+        (repo / gather_wider.CLEANPORTALEVAL_FOLDER / "input" / f"{name}.html").write_text(page, encoding="utf-8")
+        (repo / gather_wider.CLEANPORTALEVAL_FOLDER / "GoldStandard" / f"{name}.txt").write_text(gold, encoding="utf-8")
+    (repo / gather_wider.CLEANPORTALEVAL_FOLDER / "GoldStandard" / "other.example.net_news_04.txt").write_text(
+        "URL: http://other.example.net/\n<h>Only a headline\n", encoding="utf-8")
+    _commit_all(repo)
+
+    counts: dict = {}
+    gather_wider.gather_cleanportaleval(gather_wider.Repo(repo), tmp_path / "out", counts)
+    assert counts["cleanportaleval_without_text"] == 1
+    halves = counts["cleanportaleval_sites"]
+    assert sorted(halves["dev"] + halves["heldout"]) == ["blog.example.org", "news.example.com"]
+    assert halves["dev"] and halves["heldout"]  # two sites: one in each half
+    split = next(half for half, sites in halves.items() if "news.example.com" in sites)
+    folder = tmp_path / "out" / split / "extraction_cleanportaleval"
+    truth = json.loads((folder / "ground-truth.json").read_text())
+    assert set(truth) == {"news.example.com_news_01", "news.example.com_news_02"}
+    assert truth["news.example.com_news_01"] == {"articleBody": f"{first}\n{second}",
+                                                  "url": "http://news.example.com/2012/budget",
+                                                  "site": "news.example.com"}
+    assert gzip.decompress((folder / "html" / "news.example.com_news_01.html.gz").read_bytes()).decode() == page
+
+    cli.main(["eval", "--samples", str(tmp_path / "out" / split), "--no-pins", "--json"])
+    figures = json.loads(capsys.readouterr().out.splitlines()[-1])["figures"]
+    assert figures["body.cleanportaleval.precision"] == 1.0 and figures["body.cleanportaleval.recall"] == 1.0
+    assert all(name.startswith(evaluation.UNPINNED) for name in figures)
+
+
 def test_nordicdsl_sentences_are_split_and_measured_unpinned(tmp_path, capsys):
     """eval/gather_wider.py --nordicdsl: the Wikipedia test sentences of Bokmål, Nynorsk, Danish ("dk")
     and Swedish go to a file per language in the half their hash names (Faroese and Icelandic are left

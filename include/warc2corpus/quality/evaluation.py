@@ -11,8 +11,9 @@ body text     per page precision / recall / F1 over whitespace-token multisets o
               snippet found is a true positive, missed a false negative; a "without" snippet found a
               false positive), precision, recall and F1 over all snippets; not pinned. Where they hold
               L3S-GN1's news pages (``extraction_l3s_gn1``), Utomo and Leu's (``extraction_big9``,
-              ``extraction_chaos``), Dragnet's (``extraction_dragnet``) or Readability's test pages
-              (``extraction_readability``), the same token measures as on
+              ``extraction_chaos``), Dragnet's (``extraction_dragnet``), Readability's test pages
+              (``extraction_readability``) or CleanPortalEval's (``extraction_cleanportaleval``), the
+              same token measures as on
               the benchmark's, every text scored in the characters its truth was written in
               (``TRUTH_CHARACTERS``: Big9's and Chaos' in ASCII, L3S-GN1's in ISO-8859-1, the others as
               they are). Beside each set's F1, the 95 % bootstrap
@@ -151,7 +152,7 @@ def _html(path: Path) -> str:
 # writes in the same layout.
 ARTICLE_SETS = (("scrapinghub", "extraction_scrapinghub_aeb"), ("l3s_gn1", "extraction_l3s_gn1"),
                 ("big9", "extraction_big9"), ("chaos", "extraction_chaos"), ("dragnet", "extraction_dragnet"),
-                ("readability", "extraction_readability"))
+                ("readability", "extraction_readability"), ("cleanportaleval", "extraction_cleanportaleval"))
 # Sets whose ground truth lost characters, each with what every text (ours, trafilatura's alone, the
 # truth) is scored as, so that no extractor is charged for the truth's loss: Big9's and Chaos' truths kept
 # only ASCII characters ("soon—or" written "soonor"): their ASCII characters alone; L3S-GN1's assessors'
@@ -307,7 +308,7 @@ DOCUMENT_SENTENCES = 20  # the treebank's sentences read as documents of this ma
 UNPINNED = ("lang.ud_short.", "lang.lingua_sentences_short.", "lang.heldout_short.", "lang.fundus_news.",
             "lang.nordicdsl_short.", "lang.ndt_news_short.", "lang.ud_documents.", "lang.ndt_news_documents.",
             "lang.fundus_documents.", "lang.other_languages_short.", "body.trafilatura_eval.", "body.l3s_gn1.",
-            "body.big9.", "body.chaos.", "body.dragnet.")
+            "body.big9.", "body.chaos.", "body.dragnet.", "body.readability.", "body.cleanportaleval.")
 OTHER_LANGUAGE_SENTENCES = 200  # of each other language (lang.other_languages_short)
 
 
