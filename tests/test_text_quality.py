@@ -1528,6 +1528,11 @@ def test_a_photo_credit_names_its_agency_after_a_separator(line, credit):
     ("A measure sponsored by Sen. Ted Cruz passed the Senate on Tuesday.", False),
     ("Disney's tech teams patched the software as the company continued to sign up additional subscribers.", False),
     ("Customers could not log in to the bank's app for six hours on Monday, the bank said.", False),
+    ("But subscribing to a nuclear fuel bank has so far not been on the negotiating table between UN Security "
+     "Council members, Germany and Iran.", False),
+    ("But, he says, \u201cyou will see more and more games creating genuine emotional resonance.\u201d", False),
+    ("By subscribing, you agree to our terms of use.", True), ("Thanks for subscribing!", True),
+    ("Thank you for subscribing to our daily briefing.", True), ("See more", True), ("See more photos", True),
     # the prompts about them say so early in a sentence
     ("Bli abonnent i dag: første måned for 1 krone", True),
     ("Vi bruker informasjonskapsler for å gi deg en bedre opplevelse.", True),

@@ -39,8 +39,8 @@ BYLINE = re.compile(
 
 # Interface prompts: in a short paragraph, wherever they stand.
 BOILERPLATE = re.compile(
-    r"\b(all rights reserved|click here|read more|see more|don'?t miss|share this|follow us|"
-    r"newsletters?|subscribing|log ?out|sponsored (?:links?|content|posts?|stories)|"
+    r"\b(all rights reserved|click here|read more|see more(?!\s+and\s+more\b)|don'?t miss|share this|follow us|"
+    r"newsletters?|thanks?\s+(?:you\s+)?for\s+subscribing|log ?out|sponsored (?:links?|content|posts?|stories)|"
     r"les også|les mer|se også|del artikkelen|del saken|følg oss|tips oss|kort fortalt|nyhetsbrev[a-zæøå]*|logg inn|"
     r"mehr zum thema|czytaj więcej|lire aussi|externer inhalt|privatsphäre|"
     r"printer[- ]friendly|print[- ]friendly|e-?mail (?:this )?(?:story|article)|(?:e-?mail|send) to a friend|"
@@ -170,9 +170,12 @@ BOILERPLATE_TOPIC = re.compile(
     r"\b(subscribe|subscriptions?|cookies?|advertisement|copyright|sign(?:ing)? up|log ?in|abonn[a-zæøå]*|annonse|"
     r"informasjonskapsl[a-zæøå]*|anzeige)\b", re.IGNORECASE)
 
-# Signing up and logging in: a prompt where it opens a sentence (BOILERPLATE_TOPIC) or speaks to the reader
-# ("… you can log in for immediate access"); news otherwise ("the company continued to sign up subscribers").
-ACCOUNT = re.compile(r"\b(?:sign(?:ing)? up|log ?in)\b", re.IGNORECASE)
+# Signing up, logging in and subscribing: a prompt where it opens a sentence (BOILERPLATE_TOPIC; not
+# "subscribing") or speaks to the reader ("… you can log in for immediate access", "By subscribing, you agree
+# to …"); news otherwise ("the company continued to sign up subscribers", "But subscribing to a nuclear fuel
+# bank has so far not been on the negotiating table", BBC News). "Thanks for subscribing" is a prompt anywhere
+# (BOILERPLATE); so is "see more", but in "you will see more and more games …".
+ACCOUNT = re.compile(r"\b(?:sign(?:ing)? up|log ?in|subscribing)\b", re.IGNORECASE)
 TO_THE_READER = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
 
 # A site's legal notice: two kinds of terms, privacy (cookies), copyright, rights reserved or a
