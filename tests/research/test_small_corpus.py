@@ -294,6 +294,24 @@ def test_phrases_are_found_wherever_a_long_document_holds_them(corpus_db):
         assert sum(r["count"] for r in research.trend(conn, '"og så"', date_field="published")) == 2
 
 
+def test_a_refresh_leaves_no_entry_pending_in_either_full_text_index(corpus_db):
+    """The refresh's batches leave their entries in the GIN indexes' pending lists (a limit raised for the
+    refresh) and merge them at its end: none left in the index of all documents nor in the one of long
+    documents (whose list was never merged, and which every phrase search reads)."""
+    filler = " ".join(f"ord{n % 997}" for n in range(17_000))
+    with db.connect(corpus_db) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple")
+        add_documents(conn, {1: [filler, "ferja er innstilt"], 2: ["ferja er innstilt i dag"], 3: ["og så videre"]})
+        conn.commit()
+        assert research.refresh_index(conn)["indexed"] == 3
+        for name in ("research_fts_gin", "research_fts_long_gin"):
+            pending = conn.execute("SELECT pending_tuples FROM pgstatginindex(%s::regclass)", (name,)).fetchone()[0]
+            assert pending == 0, name
+        assert dict(conn.execute("SELECT doc_id, positions_whole FROM research_fts").fetchall()) == \
+            {1: False, 2: True, 3: True}
+        assert conn.execute("SHOW gin_pending_list_limit").fetchone()[0] == "4MB"  # the session's own again
+
+
 def test_a_term_written_with_punctuation_is_found_as_written(corpus_db):
     """A researcher's "NRK's", "Oslo/Akershus", "#metoo" or "50%" was "not a word" (400): the index holds
     words only. Such a term is its tokens side by side, its punctuation matched as written, in every
