@@ -201,6 +201,19 @@ def _commit_all(repo: Path) -> None:
         subprocess.run(["git", "-C", str(repo), *command], check=True)
 
 
+def _cleaning_datasets_clone(tmp_path, folder: str, pages: dict[str, tuple[str, bytes]]):
+    """A clone of j-szulc/html-cleaning-dataset-merged holding, in one of its sets' folders, each page
+    (name -> its HTML and its gold file's bytes) as ``input/<name>.html`` and ``GoldStandard/<name>.txt``."""
+    repo = tmp_path / "html-cleaning-dataset-merged"
+    for part in ("input", "GoldStandard"):
+        (repo / folder / part).mkdir(parents=True)
+    for name, (html, gold) in pages.items():
+        (repo / folder / "input" / f"{name}.html").write_text(html, encoding="utf-8")
+        (repo / folder / "GoldStandard" / f"{name}.txt").write_bytes(gold)
+    _commit_all(repo)
+    return _gather_wider().Repo(repo)
+
+
 def _date_page(folder, name: str, date: str) -> None:
     import gzip
 
@@ -612,19 +625,13 @@ def test_dragnet_pages_are_gathered_with_their_article_and_scored(tmp_path, caps
              "The mayor said the vote was a fair one \u2013 for once.")
     page = ("<html><head><title>Budget passes</title></head><body><div>Home News Sport</div>"
             f"<article><p>{story}</p></article></body></html>")
-    repo = tmp_path / "html-cleaning-dataset-merged"
-    for folder in ("input", "GoldStandard"):
-        (repo / gather_wider.DRAGNET_FOLDER / folder).mkdir(parents=True)
     golds = {"11": f"\r\n  {story}  \r\n\r\n".encode("utf-8") + gather_wider.DRAGNET_COMMENTS
              + b"\r\nReader: I disagree with all of it.\r\n",
              "12": story.encode("cp1252"), "13": b"\r\n \r\n"}
-    for name, gold in golds.items():
-        (repo / gather_wider.DRAGNET_FOLDER / "input" / f"{name}.html").write_text(page, encoding="utf-8")
-        (repo / gather_wider.DRAGNET_FOLDER / "GoldStandard" / f"{name}.txt").write_bytes(gold)
-    _commit_all(repo)
+    repo = _cleaning_datasets_clone(tmp_path, gather_wider.DRAGNET_FOLDER, {name: (page, gold) for name, gold in golds.items()})
 
     counts: dict = {}
-    gather_wider.gather_dragnet(gather_wider.Repo(repo), tmp_path / "out", counts)
+    gather_wider.gather_dragnet(repo, tmp_path / "out", counts)
     assert counts["dragnet_without_text"] == 1
     assert counts["dragnet_dev"] + counts["dragnet_heldout"] == 2
     for name in ("11", "12"):
@@ -655,20 +662,13 @@ def test_cleanportaleval_pages_are_gathered_by_site_without_their_headline(tmp_p
             " fair&#8221;\n and that the town would build a new school.\n")
     page = ("<html><head><title>Budget passes</title></head><body><div>Home News Sport</div><article>"
             f"<h1>Budget passes</h1><p>{first}</p><p>{second}</p></article></body></html>")
-    repo = tmp_path / "html-cleaning-dataset-merged"
-    for folder in ("input", "GoldStandard"):
-        (repo / gather_wider.CLEANPORTALEVAL_FOLDER / folder).mkdir(parents=True)
-    names = ["news.example.com_news_01", "news.example.com_news_02", "blog.example.org_blog1_3",
-             "other.example.net_news_04"]
-    for name in names:
-        (repo / gather_wider.CLEANPORTALEVAL_FOLDER / "input" / f"{name}.html").write_text(page, encoding="utf-8")
-        (repo / gather_wider.CLEANPORTALEVAL_FOLDER / "GoldStandard" / f"{name}.txt").write_text(gold, encoding="utf-8")
-    (repo / gather_wider.CLEANPORTALEVAL_FOLDER / "GoldStandard" / "other.example.net_news_04.txt").write_text(
-        "URL: http://other.example.net/\n<h>Only a headline\n", encoding="utf-8")
-    _commit_all(repo)
+    pages = {name: (page, gold.encode()) for name in ("news.example.com_news_01", "news.example.com_news_02",
+                                                       "blog.example.org_blog1_3")}
+    pages["other.example.net_news_04"] = (page, b"URL: http://other.example.net/\n<h>Only a headline\n")
+    repo = _cleaning_datasets_clone(tmp_path, gather_wider.CLEANPORTALEVAL_FOLDER, pages)
 
     counts: dict = {}
-    gather_wider.gather_cleanportaleval(gather_wider.Repo(repo), tmp_path / "out", counts)
+    gather_wider.gather_cleanportaleval(repo, tmp_path / "out", counts)
     assert counts["cleanportaleval_without_text"] == 1
     halves = counts["cleanportaleval_sites"]
     assert sorted(halves["dev"] + halves["heldout"]) == ["blog.example.org", "news.example.com"]
