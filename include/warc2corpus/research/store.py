@@ -139,19 +139,10 @@ def add_to_lexicon(conn, words: list[str], flags: list[bool], counts: list[int])
         (text_array(words), "{" + ",".join("t" if flag else "f" for flag in flags) + "}", int_array(counts))).fetchall())
 
 
-# The GIN entries of a refresh's batches wait in the indexes' pending lists and are merged into them once, at
-# the refresh's end (merge_pending), not each time a list passes PostgreSQL's default 4 MB: on the held-out
-# pages x 7 (3,934 documents) the COPYs took 1.2-1.3 s against 2.1-2.6 and the merge 0.7-1.0 s against 0.1,
-# the server's whole share of the refresh 3.24 s against 3.67 (mean of three each, alternating, the server
-# on the client's core; a larger work_mem for the merge made no difference).
-PENDING_LIST_KB = 65536
-
-
 def insert_documents(conn, rows: list[tuple]) -> None:
-    """rows: (doc_id, words, fts text, terms, counts, seq bytes, positions whole), in the caller's transaction.
-    The id arrays go as array literals (``store.load.int_array``): psycopg's list dumper, in Python, took as
-    long as the rest of the index."""
-    conn.execute(f"SET LOCAL gin_pending_list_limit = {PENDING_LIST_KB}")
+    """rows: (doc_id, words, fts text, terms, counts, seq bytes, positions whole). The id arrays go as
+    array literals (``store.load.int_array``): psycopg's list dumper, in Python, took as long as the
+    rest of the index."""
     with conn.cursor() as cur:
         with cur.copy("COPY research_docs (doc_id, words, terms, counts, seq) FROM STDIN") as copy:
             for doc_id, words, _, terms, counts, seq, _ in rows:
