@@ -677,6 +677,23 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
           f"(excl. start-up {median_excl['ours'] / median_excl['DataTrove']:.2f}), best "
           f"{best['ours'] / best['DataTrove']:.2f} ({best_excl['ours'] / best_excl['DataTrove']:.2f}); "
           f"paired passes {', '.join(f'{r:.2f}' for r in paired)}")
+    print(drift_note([p.seconds for p in passes["DataTrove"]]))
+
+
+DRIFT = 0.10  # DataTrove's own passes further apart than this: the machine's speed moved during the run
+
+
+def drift_note(seconds: list[float]) -> str:
+    """What DataTrove's own passes say of the machine: the same command on the same WARC, so a spread
+    between them is the machine's drift (on 2026-12-07/08 one hour's passes took 21 s, the next hour's 14 s,
+    and the drift slowed ours half again as much as DataTrove)."""
+    if len(seconds) < 2:
+        return "drift: one pass a side, the machine's drift unseen (--repeats 2 or more shows it)"
+    spread = max(seconds) / min(seconds) - 1
+    if spread > DRIFT:
+        return (f"drift: DataTrove's own passes {min(seconds):.1f}-{max(seconds):.1f} s ({spread:.0%} apart): "
+                "the machine's speed moved during the run; read the paired passes, and run again")
+    return f"drift: DataTrove's own passes {min(seconds):.1f}-{max(seconds):.1f} s ({spread:.0%} apart)"
 
 
 if __name__ == "__main__":
