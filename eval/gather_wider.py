@@ -201,6 +201,16 @@ def split_of(kind: str, name: str) -> str:
     return half_of(f"{kind}:{name}")
 
 
+def halves_of_sites(sites: set[str], counts: dict, label: str) -> dict[str, str]:
+    """Each site's half, the sites taken alternately in the order of their names' hashes (a site's pages stay
+    in one half); the halves' sites recorded in ``counts`` under ``<label>_sites``."""
+    ordered = sorted(sites, key=lambda site: hashlib.sha1(site.encode()).digest())
+    half = {site: SPLITS[i % 2] for i, site in enumerate(ordered)}
+    if half:
+        counts[f"{label}_sites"] = {split: sorted(s for s in ordered if half[s] == split) for split in SPLITS}
+    return half
+
+
 def half_of(key: str) -> str:
     """dev or heldout by the first byte of the key's sha1 (odd: heldout)."""
     return SPLITS[hashlib.sha1(key.encode()).digest()[0] % 2]
@@ -616,15 +626,12 @@ def gather_utomo(repo: Repo, out: Path, counts: dict) -> None:
                     continue
                 html = repo.read(path)
                 pages.append((f"{folder}/{stem}", html, body, utomo_site(html) if label == "big9" else None))
-        sites = sorted({site for *_, site in pages if site}, key=lambda site: hashlib.sha1(site.encode()).digest())
-        half_of_site = {site: SPLITS[i % 2] for i, site in enumerate(sites)}
+        half_of_site = halves_of_sites({site for *_, site in pages if site}, counts, label)
         written = ArticleSet(out, f"extraction_{label}")
         for page_id, html, body, site in pages:
             written.add(half_of_site[site] if site else split_of(label, page_id), page_id.replace("/", "_"),
                         gzip.compress(html, mtime=0), {"articleBody": body, "url": None, **({"site": site} if site else {})})
         written.write(counts, label)
-        if sites:
-            counts[f"{label}_sites"] = {split: sorted(s for s in sites if half_of_site[s] == split) for split in SPLITS}
 
 
 def dragnet_body(gold: bytes) -> str:
@@ -684,13 +691,11 @@ def gather_cleanportaleval(repo: Repo, out: Path, counts: dict) -> None:
         if not site:
             raise SystemExit(f"gather_wider: a CleanPortalEval page named as none of its sites: {page_id}")
         pages.append((page_id, repo.read(path), url, body, site.group(1)))
-    sites = sorted({site for *_, site in pages}, key=lambda site: hashlib.sha1(site.encode()).digest())
-    half_of_site = {site: SPLITS[i % 2] for i, site in enumerate(sites)}
+    half_of_site = halves_of_sites({site for *_, site in pages}, counts, "cleanportaleval")
     written = ArticleSet(out, "extraction_cleanportaleval")
     for page_id, page, url, body, site in pages:
         written.add(half_of_site[site], page_id, gzip.compress(page, mtime=0), {"articleBody": body, "url": url, "site": site})
     written.write(counts, "cleanportaleval")
-    counts["cleanportaleval_sites"] = {split: sorted(s for s in sites if half_of_site[s] == split) for split in SPLITS}
 
 
 def readability_body(expected: bytes) -> str:
