@@ -292,7 +292,7 @@ def _holding(text: FullText) -> tuple[sql.Composable, list]:
     index lacks positions) and, for a phrase, every such document that holds its words; the caller reads
     them word for word."""
     if not text.phrases:
-        return sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery)"), [text.tsquery]
+        return _text_where(IndexCondition(text.tsquery))
     long = sql.SQL("NOT f.positions_whole") + (sql.SQL(" AND f.fts @@ %s::tsquery") if text.relaxed else sql.SQL(""))
     return (sql.SQL("d.doc_id IN (SELECT f.doc_id FROM research_fts f WHERE f.fts @@ %s::tsquery "
                     "UNION ALL SELECT f.doc_id FROM research_fts f WHERE {})").format(long),
