@@ -85,10 +85,9 @@ eval: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_extract.py
 
-# warc2corpus run against DataTrove (its own venv in var/bench-peer-venv); `make bench-peer WARC=file` for your WARC,
-# SIDE_BY_SIDE=1 to run each pair of passes at once on two cores (the machine's drift the same for both).
+# warc2corpus run against DataTrove (its own venv in var/bench-peer-venv); `make bench-peer WARC=file` for your WARC.
 bench-peer: $(VENV)/.installed
-	$(BIN)/python bench/bench_peer.py $(if $(WARC),--warc $(WARC)) $(if $(SIDE_BY_SIDE),--side-by-side)
+	$(BIN)/python bench/bench_peer.py $(if $(WARC),--warc $(WARC))
 
 # `eval "$$(make -s env)"` gives a shell this project's Airflow and venv (for airflow CLI commands).
 env:

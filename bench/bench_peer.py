@@ -26,10 +26,7 @@ How
 
     Both commands run pinned to core 0 (``taskset -c 0``, OMP/BLAS threads = 1), and so does the
     embedded PostgreSQL server while the benchmark runs (its backends do the load's work). The sides
-    alternate (DataTrove, ours, DataTrove, ours, ...), ``--repeats`` passes each (default 3).
-    ``--side-by-side`` instead runs each pair of passes at the same time, ours (and the server) on core
-    0 and DataTrove on core 1, each still on one core: the machine's speed, which drifts by a quarter
-    within minutes here, is then the same for both passes of a pair (a machine of two cores or more). docs/s is
+    alternate (DataTrove, ours, DataTrove, ours, ...), ``--repeats`` passes each (default 3). docs/s is
     the number of HTML response records of the WARC (the pages both sides are given) per second of
     the whole command; beside it, the same with a fixed start-up taken off: each side's median time
     on a one-page WARC. Peak RSS is the kernel's (the largest process of the command) and the sampled
@@ -43,8 +40,7 @@ How
     that lets the program run at its own speed, and writes each function's share of the samples in
     which it is on the stack to FILE, the raw stacks to FILE.stacks.
 
-Run: ``.venv/bin/python bench/bench_peer.py [--warc FILE] [--copies N] [--repeats N] [--side-by-side]
-[--profile FILE | --sample FILE]``
+Run: ``.venv/bin/python bench/bench_peer.py [--warc FILE] [--copies N] [--repeats N] [--profile FILE | --sample FILE]``
 (or ``make bench-peer``, ``make bench-peer WARC=FILE``).
 """
 
@@ -69,7 +65,6 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 from pathlib import Path
@@ -88,7 +83,6 @@ PEER_SCRIPT = REPO / "bench" / "peer_datatrove.py"
 OURS = Path(sys.executable).parent / "warc2corpus"
 DATABASE_VARIABLE = "AIRFLOW_CONN_WARC2CORPUS_DB"
 CORE = "0"
-PEER_CORE = "1"  # DataTrove's core with --side-by-side (ours and the server stay on CORE)
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
               "NUMEXPR_NUM_THREADS": "1", "RAYON_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -413,8 +407,8 @@ class Pass:
     stdout: str
 
 
-def timed(command: list[str], env: dict[str, str], log: Path, core: str = CORE) -> Pass:
-    """Run a command on one core and time it from start to exit."""
+def timed(command: list[str], env: dict[str, str], log: Path) -> Pass:
+    """Run a command on the benchmark core and time it from start to exit."""
     stop = threading.Event()
     tree_peak = [0]
 
@@ -434,7 +428,7 @@ def timed(command: list[str], env: dict[str, str], log: Path, core: str = CORE) 
 
     with open(log, "w", encoding="utf-8") as err:
         clock = time.perf_counter()
-        child = subprocess.Popen(["taskset", "-c", core, *command], env=env, stdout=subprocess.PIPE, stderr=err,
+        child = subprocess.Popen(["taskset", "-c", CORE, *command], env=env, stdout=subprocess.PIPE, stderr=err,
                                  text=True)
         sampler = threading.Thread(target=sample, args=(psutil.Process(child.pid),), daemon=True)
         sampler.start()
@@ -462,11 +456,8 @@ def phases(log: str) -> str:
     return ", ".join(f"{name} {float(took):.1f} s" for name, took in found) if found else "(no phase in the log)"
 
 
-def run_ours(warc: Path, corpus: Corpus, hosts: list[str], log: Path, env: dict[str, str] | None = None
-             ) -> tuple[Pass, dict]:
-    """Our pass, on CORE (the server is pinned there too), on a fresh corpus (``env``: one made already,
-    ``corpus.fresh(hosts)``); with the corpus's counts."""
-    env = env or corpus.fresh(hosts)
+def run_ours(warc: Path, corpus: Corpus, hosts: list[str], log: Path) -> tuple[Pass, dict]:
+    env = corpus.fresh(hosts)
     result = timed([str(OURS), "-v", "run", str(warc), "--crawl-job", "bench-peer"], env, log)
     stats = corpus.stats(env)
     # Dropped at once: a pass's database left behind keeps the server busy (autovacuum, checkpoints)
@@ -475,10 +466,10 @@ def run_ours(warc: Path, corpus: Corpus, hosts: list[str], log: Path, env: dict[
     return result, stats
 
 
-def run_peer(python: Path, warc: Path, workdir: Path, log: Path, core: str = CORE) -> tuple[Pass, dict]:
+def run_peer(python: Path, warc: Path, workdir: Path, log: Path) -> tuple[Pass, dict]:
     """DataTrove's pass; with what it wrote and what its extractor gave up on (timeouts ...)."""
     output = Path(tempfile.mkdtemp(prefix="datatrove-", dir=workdir))
-    result = timed([str(python), str(PEER_SCRIPT), str(warc), str(output)], {**os.environ, **ONE_THREAD}, log, core)
+    result = timed([str(python), str(PEER_SCRIPT), str(warc), str(output)], {**os.environ, **ONE_THREAD}, log)
     return result, json.loads(result.stdout.strip().splitlines()[-1])
 
 
@@ -557,9 +548,6 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed passes of each side (default 3)")
     parser.add_argument("--startup-repeats", type=int, default=3,
                         help="passes of each side on a one-page WARC for the start-up time (default 3)")
-    parser.add_argument("--side-by-side", action="store_true",
-                        help=f"run each pair of passes at the same time, ours on core {CORE} and DataTrove on "
-                             f"core {PEER_CORE} (the machine's drift then the same for both)")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="profile one `warc2corpus run` pass instead, report to FILE")
     parser.add_argument("--sample", type=Path, metavar="FILE",
@@ -569,9 +557,6 @@ def main() -> None:
         parser.error("--copies, --repeats and --startup-repeats must be at least 1")
     if args.warc is not None and not args.warc.is_file():
         parser.error(f"no such file: {args.warc}")
-    if args.side_by_side and not {CORE, PEER_CORE} <= set(map(str, os.sched_getaffinity(0))):
-        parser.error(f"--side-by-side needs cores {CORE} and {PEER_CORE}; this process may use "
-                     f"{', '.join(map(str, sorted(os.sched_getaffinity(0))))}")
     if not OURS.exists():
         fail(f"{OURS} not found: run this with the project's venv (make install; .venv/bin/python ...)")
     compile_package()
@@ -638,21 +623,13 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
     fixed = {side: statistics.median(times) for side, times in startup.items()}
 
     rows, passes, our_phases = [], {"ours": [], "DataTrove": []}, []
-    peer_core = PEER_CORE if args.side_by_side else CORE
     for i in range(args.repeats):
-        peer = partial(run_peer, python, warc, workdir, logs / f"peer-{i}.log", peer_core)
-        ours = partial(run_ours, warc, corpus, hosts, logs / f"ours-{i}.log")
-        if args.side_by_side:  # the corpus made first, so that the two timed commands start together
-            ours = partial(ours, env=corpus.fresh(hosts))
-            (result, outcome), (our_result, stats) = at_once([peer, ours])
-        else:
-            result, outcome = peer()
-            our_result, stats = ours()
+        result, outcome = run_peer(python, warc, workdir, logs / f"peer-{i}.log")
         passes["DataTrove"].append(result)
         gave_up = ", ".join(f"{n} {label}" for label, n in (("timeouts", outcome["timeout"]),
                             ("dead sandbox", outcome["broken_process"]), ("errors", outcome["clean_error"])) if n)
         rows.append((i + 1, "DataTrove", result, f"{outcome['documents']} written" + (f" ({gave_up})" if gave_up else "")))
-        result = our_result
+        result, stats = run_ours(warc, corpus, hosts, logs / f"ours-{i}.log")
         passes["ours"].append(result)
         corpus.drop_all()
         held_back = {k: v for k, v in stats["rejections_by_reason"].items() if k.startswith("filter:")}
@@ -670,9 +647,7 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
     print(f"warc2corpus {_version(Path(sys.executable), 'warc2corpus')} (trafilatura "
           f"{_version(Path(sys.executable), 'trafilatura')}) against DataTrove {_version(python, 'datatrove')} "
           f"(trafilatura {_version(python, 'trafilatura')}); Python {platform.python_version()}; "
-          + (f"ours on core {CORE} (taskset{', PostgreSQL server too' if pinned_server else ''}) and DataTrove on core "
-             f"{PEER_CORE}, each pair of passes at the same time, one thread each" if args.side_by_side else
-             f"core {CORE} only (taskset{', PostgreSQL server too' if pinned_server else ''}), one thread"))
+          f"core {CORE} only (taskset{', PostgreSQL server too' if pinned_server else ''}), one thread")
     print(f"start-up (one-page WARC, median of {args.startup_repeats}): ours {fixed['ours']:.2f} s, "
           f"DataTrove {fixed['DataTrove']:.2f} s")
     print(f"\n{'pass':>4}  {'side':<9} {'seconds':>8} {'docs/s':>7} {'excl. start-up':>15} "
@@ -702,35 +677,22 @@ def benchmark(args, warc: Path, n_pages: int, hosts: list[str], python: Path, co
           f"(excl. start-up {median_excl['ours'] / median_excl['DataTrove']:.2f}), best "
           f"{best['ours'] / best['DataTrove']:.2f} ({best_excl['ours'] / best_excl['DataTrove']:.2f}); "
           f"paired passes {', '.join(f'{r:.2f}' for r in paired)}")
-    print(drift_note([p.seconds for p in passes["DataTrove"]], args.side_by_side))
-
-
-def at_once(jobs: list) -> list:
-    """The jobs (callables) run at the same time, each in a thread of its own; their results in order. A
-    job's failure (``fail``'s SystemExit too) is raised here once all have ended."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        futures = [pool.submit(job) for job in jobs]
-    return [future.result() for future in futures]
+    print(drift_note([p.seconds for p in passes["DataTrove"]]))
 
 
 DRIFT = 0.10  # DataTrove's own passes further apart than this: the machine's speed moved during the run
 
 
-def drift_note(seconds: list[float], side_by_side: bool = False) -> str:
+def drift_note(seconds: list[float]) -> str:
     """What DataTrove's own passes say of the machine: the same command on the same WARC, so a spread
     between them is the machine's drift (on 2026-12-07/08 one hour's passes took 21 s, the next hour's 14 s,
-    and the drift slowed ours half again as much as DataTrove). Side by side, the two passes of a pair
-    ran at the same time, so the drift was the same for both."""
+    and the drift slowed ours half again as much as DataTrove)."""
     if len(seconds) < 2:
         return "drift: one pass a side, the machine's drift unseen (--repeats 2 or more shows it)"
     spread = max(seconds) / min(seconds) - 1
     if spread > DRIFT:
         return (f"drift: DataTrove's own passes {min(seconds):.1f}-{max(seconds):.1f} s ({spread:.0%} apart): "
-                "the machine's speed moved during the run; "
-                + ("each pair ran at the same time: read the paired passes" if side_by_side
-                   else "read the paired passes, and run again (or --side-by-side)"))
+                "the machine's speed moved during the run; read the paired passes, and run again")
     return f"drift: DataTrove's own passes {min(seconds):.1f}-{max(seconds):.1f} s ({spread:.0%} apart)"
 
 
