@@ -83,6 +83,22 @@ def test_a_held_back_hosts_pages_are_read_by_autocat_and_turned_away_before_extr
     assert stats["extract"] == {"pages": 1}
 
 
+def test_autocat_hands_each_page_it_scores_on_at_once_and_keeps_none():
+    """The extract stage gives autoCat its staging writer: each page scored is written as it is scored,
+    so a file of many hosts holds none of them in memory; the count goes to the file's summary."""
+    written = Collected()
+    autocat_step = pages.ScoreAutocat(written.write)
+    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step]
+    pipeline = pages.PagePipeline(steps, RejectionWriter(Collected()))
+    page = dict(http_status=200, content_type="text/html; charset=utf-8", body=HTML.encode())
+    records = [record(100 * n, f"https://www.host{n}.no/", **page) for n in range(3)]
+    seen = []
+    for _ in pipeline.run(pages.Page(r) for r in records):
+        seen.append(len(written))   # written by the time its page leaves the steps
+    assert seen == [1, 2, 3] and [p["url"] for p in written] == [r.url for r in records]
+    assert autocat_step.stored == 3 and autocat_step.scored == []
+
+
 def test_a_page_is_parsed_once_when_autocat_or_the_extraction_first_reads_it(monkeypatch):
     """autoCat and the extraction read one tree; a rejected host's page is parsed only when autoCat reads it
     and finds a trigger in it (autoCat here reads no article page)."""

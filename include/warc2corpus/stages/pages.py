@@ -20,7 +20,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from warc2corpus import autocat
 from warc2corpus.reading import charsets, warcs, wayback
@@ -134,13 +134,16 @@ class Host(Step):
 class ScoreAutocat(Step):
     """autoCat reads every front page, and a few other pages per host and file ("om oss", "kontakt",
     article footers) for hosts whose front page is silent (``autocat.assess_host``). It never turns a
-    page away; the pages it scored are in :attr:`scored`."""
+    page away; each page it keeps a score of goes to ``out`` as it is scored (the extract stage's
+    staging writer: a file of many hosts holds none of them in memory), or else to :attr:`scored`."""
 
     name = "autocat"
 
-    def __init__(self):
+    def __init__(self, out: Callable[[dict], object] | None = None):
         super().__init__()
-        self.scored: list[dict] = []  # every page scored (front and supporting pages)
+        self.scored: list[dict] = []  # the pages scored (front and supporting pages), when no ``out`` takes them
+        self.out = out or self.scored.append
+        self.stored = 0  # pages scored and kept
         self.pages: Counter = Counter()  # (host, kind, "read"/"stored") -> pages
 
     def __call__(self, page: Page) -> str | None:
@@ -160,8 +163,9 @@ class ScoreAutocat(Step):
             self.pages[host, kind, "read"] += 1
             if kind == "front" or scored.evidence.get("items") or not stored:
                 self.pages[host, kind, "stored"] += 1
-                self.scored.append({**record.provenance(), "host": host, "kind": kind,
-                                    "score": scored.score, "evidence": scored.evidence})
+                self.stored += 1
+                self.out({**record.provenance(), "host": host, "kind": kind,
+                          "score": scored.score, "evidence": scored.evidence})
         return None
 
 

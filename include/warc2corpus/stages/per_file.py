@@ -49,12 +49,7 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
     with db.connect() as conn:  # the model this file's paragraphs are judged by (the same on every run)
         naturalness_model, naturalness = naturalness_models.for_file(conn, warc_file)
         held_back = publications.held_back_hosts(conn)  # their pages are not extracted
-    autocat_step = pages.ScoreAutocat()
     extractor = PageExtractor(naturalness)
-    steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
-             pages.SkipHeldBackHost(held_back, extractor),
-             pages.Bounded([pages.Extract(extractor), pages.Build(crawl_job)],
-                           limits.extraction_seconds, warc_file)]
     pages.freeze_long_lived_objects()
 
     def records(revisits) -> Iterator[pages.Page]:
@@ -88,18 +83,23 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
     keys = {name: warc_key(staging, crawl_job, run_id, warc_file, f"{name}.jsonl.gz")
             for name in ("extracted", "heads", "autocat_pages", "read_rejections", "revisits")}
     manifest = {"warc_file": warc_file, "crawl_job": crawl_job, "run_id": run_id}
-    # Rejections and revisits go straight to staging: however many records a file holds, memory
-    # keeps only counts (and the bounded autoCat pages).
+    # Rejections, revisits and the pages autoCat scored go straight to staging: however many records
+    # and hosts a file holds, memory keeps only counts.
     with ExitStack() as outputs:
         rejections = RejectionWriter(outputs.enter_context(staging.writer(keys["read_rejections"])))
         revisits = outputs.enter_context(staging.writer(keys["revisits"]))
         heads = outputs.enter_context(staging.writer(keys["heads"]))
+        autocat_step = pages.ScoreAutocat(outputs.enter_context(staging.writer(keys["autocat_pages"])).write)
+        steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
+                 pages.SkipHeldBackHost(held_back, extractor),
+                 pages.Bounded([pages.Extract(extractor), pages.Build(crawl_job)],
+                               limits.extraction_seconds, warc_file)]
         pipeline = pages.PagePipeline(steps, rejections)
         staging.write_jsonl(keys["extracted"], documents(pipeline, revisits, heads))
     outcome = reader.outcome
     elapsed = time.monotonic() - clock
     skipped = dict(rejections.by_reason)
-    summary = {**counts, "skipped": skipped, "autocat_pages": len(autocat_step.scored),
+    summary = {**counts, "skipped": skipped, "autocat_pages": autocat_step.stored,
                "seconds": round(elapsed, 3), "layout": outcome.layout, "read": outcome.status,
                "warnings": dict(warned)}
     fault = {"error": outcome.error, "error_class": outcome.error_class,
@@ -112,7 +112,6 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
         log.error("%s %s: %s", warc_file, status, outcome.error)
         staging.remove(warc_prefix(staging, crawl_job, run_id, warc_file))
         return {**manifest, "status": status, "error": outcome.error, "counts": summary}
-    staging.write_jsonl(keys["autocat_pages"], autocat_step.scored)
     with db.connect() as conn:
         ledger.mark(conn, warc_file, FileStatus.EXTRACTED, counts=summary, capture_end=latest_capture,
                     started_at=started, layout=outcome.layout, naturalness_model=naturalness_model, **fault)
