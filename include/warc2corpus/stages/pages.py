@@ -143,7 +143,6 @@ class ScoreAutocat(Step):
         super().__init__()
         self.scored: list[dict] = []  # the pages scored (front and supporting pages), when no ``out`` takes them
         self.out = out or self.scored.append
-        self.stored = 0  # pages scored and kept
         self.pages: Counter = Counter()  # (host, kind, "read"/"stored") -> pages
 
     def __call__(self, page: Page) -> str | None:
@@ -163,7 +162,6 @@ class ScoreAutocat(Step):
             self.pages[host, kind, "read"] += 1
             if kind == "front" or scored.evidence.get("items") or not stored:
                 self.pages[host, kind, "stored"] += 1
-                self.stored += 1
                 self.out({**record.provenance(), "host": host, "kind": kind,
                           "score": scored.score, "evidence": scored.evidence})
         return None

@@ -89,8 +89,8 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
         rejections = RejectionWriter(outputs.enter_context(staging.writer(keys["read_rejections"])))
         revisits = outputs.enter_context(staging.writer(keys["revisits"]))
         heads = outputs.enter_context(staging.writer(keys["heads"]))
-        autocat_step = pages.ScoreAutocat(outputs.enter_context(staging.writer(keys["autocat_pages"])).write)
-        steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), autocat_step,
+        autocat_pages = outputs.enter_context(staging.writer(keys["autocat_pages"]))
+        steps = [pages.Screen(), pages.Decode(), pages.Restore(), pages.Host(), pages.ScoreAutocat(autocat_pages.write),
                  pages.SkipHeldBackHost(held_back, extractor),
                  pages.Bounded([pages.Extract(extractor), pages.Build(crawl_job)],
                                limits.extraction_seconds, warc_file)]
@@ -99,7 +99,7 @@ def extract(warc_file: str, crawl_job: str, run_id: str, *, staging: Staging | N
     outcome = reader.outcome
     elapsed = time.monotonic() - clock
     skipped = dict(rejections.by_reason)
-    summary = {**counts, "skipped": skipped, "autocat_pages": autocat_step.stored,
+    summary = {**counts, "skipped": skipped, "autocat_pages": autocat_pages.count,
                "seconds": round(elapsed, 3), "layout": outcome.layout, "read": outcome.status,
                "warnings": dict(warned)}
     fault = {"error": outcome.error, "error_class": outcome.error_class,
